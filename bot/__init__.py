@@ -1,0 +1,1 @@
+"""The Discord bot: /tictactoe against the AI or a friend."""

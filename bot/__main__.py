@@ -1,0 +1,60 @@
+"""`python -m bot`: read .env and the environment, set up logging, run until stopped.
+
+Exit codes: 0 after a clean shutdown (SIGTERM, Ctrl-C), 1 when Discord rejects the token or
+cannot be reached, 2 for a missing or invalid setting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+
+import aiohttp
+import discord
+from dotenv import find_dotenv, load_dotenv
+
+from .client import TicTacToeBot
+from .settings import Settings, SettingsError
+
+log = logging.getLogger(__name__)
+
+
+async def run(settings: Settings) -> int:
+    async with TicTacToeBot(settings) as bot:
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            # Hosts send SIGTERM on every deploy: close the gateway cleanly and exit 0.
+            loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+        try:
+            await bot.start(settings.token)
+        except discord.LoginFailure:
+            log.error(
+                "Discord rejected DISCORD_TOKEN: copy a fresh token from the Developer Portal"
+            )
+            return 1
+        except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as error:
+            log.error("Could not reach Discord (%s): check the network and try again", error)
+            return 1
+        except discord.PrivilegedIntentsRequired:
+            log.error("Discord refused the gateway intents; this bot needs no privileged intent")
+            return 1
+    return 0
+
+
+def main() -> int:
+    # .env in the working directory (or above it); real environment variables win over it.
+    load_dotenv(find_dotenv(usecwd=True))
+    try:
+        settings = Settings.from_env(os.environ)
+    except SettingsError as error:
+        sys.stderr.write(f"error: {error}\n")
+        return 2
+    discord.utils.setup_logging(level=settings.logging_level)
+    return asyncio.run(run(settings))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""The bot: a commands.Bot subclass that loads the game, registers its commands, and logs how
+to invite it."""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from .settings import Settings
+from .tictactoe_cog import TicTacToeCog, apologise
+
+log = logging.getLogger(__name__)
+
+INVITE_SCOPES = ("bot", "applications.commands")
+# Keys Discord adds to a registered command, or fills with a default when we leave them out.
+_SERVER_SIDE_KEYS = frozenset(
+    {"id", "application_id", "version", "guild_id", "dm_permission", "default_member_permissions"}
+)
+
+
+class TicTacToeBot(commands.Bot):
+    def __init__(self, settings: Settings, *, rng: random.Random | None = None) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,  # no prefix commands; slash only
+            intents=discord.Intents(guilds=True),  # interactions need no privileged intent
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.settings = settings
+        self.rng = rng or random.Random()
+        self.tree.allowed_contexts = app_commands.AppCommandContext(guild=True, dm_channel=True)
+        self.tree.allowed_installs = app_commands.AppInstallationType(guild=True)
+        self.tree.on_error = self.on_app_command_error
+
+    async def setup_hook(self) -> None:
+        await self.add_cog(TicTacToeCog(self))
+        await self.sync_commands()
+        assert self.application_id is not None
+        invite = discord.utils.oauth_url(
+            self.application_id, permissions=discord.Permissions.none(), scopes=INVITE_SCOPES
+        )
+        log.info("Invite me to a server with %s", invite)
+
+    async def sync_commands(self) -> bool:
+        """Upload the slash commands if Discord's copy differs from ours; True if it did.
+
+        With DISCORD_GUILD_ID set they go to that server only, where updates show at once.
+        """
+        guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
+        where = f"server {guild.id}" if guild else "all servers"
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        local = {cmd.name: cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=guild)}
+        remote = {cmd.name: cmd.to_dict() for cmd in await self.tree.fetch_commands(guild=guild)}
+        if _canonical(local) == _canonical(remote):
+            log.info("Slash commands for %s are up to date (%s)", where, ", ".join(sorted(local)))
+            return False
+        synced = await self.tree.sync(guild=guild)
+        log.info("Synced %d slash command(s) to %s", len(synced), where)
+        return True
+
+    async def on_ready(self) -> None:
+        log.info("Logged in as %s (id %s)", self.user, self.user and self.user.id)
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        command = interaction.command.name if interaction.command else "?"
+        log.error("/%s failed", command, exc_info=error)
+        await apologise(interaction)
+
+    async def close(self) -> None:
+        log.info("Shutting down")
+        await super().close()
+
+
+def _canonical(value: Any) -> Any:
+    """A command payload without server-side keys and empty values, for comparison."""
+    if isinstance(value, dict):
+        return {
+            key: _canonical(item)
+            for key, item in value.items()
+            if key not in _SERVER_SIDE_KEYS and item not in (None, False, [], {}, "")
+        }
+    if isinstance(value, list):
+        return [_canonical(item) for item in value]
+    return value
