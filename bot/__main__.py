@@ -23,17 +23,17 @@ log = logging.getLogger(__name__)
 
 
 async def run(settings: Settings) -> int:
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        # Hosts send SIGTERM on every deploy: close the gateway cleanly and exit 0.
+        loop.add_signal_handler(signum, stopping.set)
     async with TicTacToeBot(settings) as bot:
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            # Hosts send SIGTERM on every deploy: close the gateway cleanly and exit 0.
-            loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+        closer = asyncio.create_task(close_when_set(stopping, bot))
         try:
             await bot.start(settings.token)
         except discord.LoginFailure:
-            log.error(
-                "Discord rejected DISCORD_TOKEN: copy a fresh token from the Developer Portal"
-            )
+            log.error("Discord rejected DISCORD_TOKEN: get a new one from the Developer Portal")
             return 1
         except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as error:
             log.error("Could not reach Discord (%s): check the network and try again", error)
@@ -41,7 +41,23 @@ async def run(settings: Settings) -> int:
         except discord.PrivilegedIntentsRequired:
             log.error("Discord refused the gateway intents; this bot needs no privileged intent")
             return 1
+        except Exception:
+            if not stopping.is_set():
+                raise
+            # Closing during the gateway handshake trips discord.py's reconnect path; we asked
+            # to stop, so that is a clean stop.
+            log.debug("Error while stopping", exc_info=True)
+        finally:
+            if stopping.is_set():
+                await closer  # let a signal's close finish
+            else:
+                closer.cancel()
     return 0
+
+
+async def close_when_set(stopping: asyncio.Event, bot: TicTacToeBot) -> None:
+    await stopping.wait()
+    await bot.close()
 
 
 def main() -> int:
@@ -53,6 +69,8 @@ def main() -> int:
         sys.stderr.write(f"error: {error}\n")
         return 2
     discord.utils.setup_logging(level=settings.logging_level)
+    # This bot has no voice features: skip discord.py's start-up warnings about voice libraries.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     return asyncio.run(run(settings))
 
 

@@ -56,13 +56,21 @@ class TicTacToeBot(commands.Bot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         local = {cmd.name: cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=guild)}
-        remote = {cmd.name: cmd.to_dict() for cmd in await self.tree.fetch_commands(guild=guild)}
+        remote = {cmd["name"]: cmd for cmd in await self._fetch_command_payloads(guild)}
         if _canonical(local) == _canonical(remote):
             log.info("Slash commands for %s are up to date (%s)", where, ", ".join(sorted(local)))
             return False
         synced = await self.tree.sync(guild=guild)
         log.info("Synced %d slash command(s) to %s", len(synced), where)
         return True
+
+    async def _fetch_command_payloads(self, guild: discord.Object | None) -> list[dict[str, Any]]:
+        # Raw payloads: AppCommand.to_dict() does not round-trip `contexts` and
+        # `integration_types` in discord.py 2.7, which would force a sync on every start.
+        assert self.application_id is not None
+        if guild is None:
+            return await self.http.get_global_commands(self.application_id)  # type: ignore[return-value]
+        return await self.http.get_guild_commands(self.application_id, guild.id)  # type: ignore[return-value]
 
     async def on_ready(self) -> None:
         log.info("Logged in as %s (id %s)", self.user, self.user and self.user.id)

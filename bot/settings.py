@@ -13,9 +13,10 @@ MIN_GAME_TIMEOUT_SECONDS = 30
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 MISSING_TOKEN_HELP = (
-    "DISCORD_TOKEN is not set. Create a bot at https://discord.com/developers/applications "
-    "(your application > Bot > Reset Token), then put DISCORD_TOKEN=<token> in a .env file "
-    "next to README.md or in the environment."
+    "DISCORD_TOKEN is not set. Get a bot token from the Discord Developer Portal "
+    "(https://discord.com/developers/applications > your application > Bot > Reset Token) "
+    "and put DISCORD_TOKEN=<token> in a .env file in the directory you start the bot from, "
+    "or in the environment."
 )
 
 

@@ -200,30 +200,40 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         else:
             await self._on_game_click(interaction, click)
 
-    async def _live_entry(self, interaction: discord.Interaction, shown: State) -> Entry | None:
-        """The channel's entry for the clicked message, restoring it after a restart.
+    async def _find_state(
+        self, interaction: discord.Interaction, shown: State
+    ) -> tuple[Entry | None, State | None]:
+        """The live state behind the clicked message: (entry, its state) when the channel's
+        registry holds it, (None, `shown`) when nothing is in memory since a restart.
 
-        Answers the interaction itself and returns None when the message is not the live one.
+        Returns (None, None) after answering the click itself: the message is not the live one,
+        or it lapsed while the bot was down.
         """
         assert interaction.message is not None
         entry = self.games.get(channel_id(interaction))
         if entry is not None and entry.message_id == interaction.message.id:
-            return entry
+            return entry, entry.state
         if entry is not None:
             where = f" The current one is here: {entry.jump_url}" if entry.jump_url else ""
             await tell(interaction, f"This board is no longer active.{where}")
-            return None
-        # Nothing in memory: the bot restarted since this message was posted. The message says
-        # what the state is; the idle time since its last edit says whether it has lapsed.
+            return None, None
+        # The message is the only record; the time since its last edit says if it lapsed.
         timeout = CHALLENGE_SECONDS if isinstance(shown, Challenge) else self.game_timeout
         last_change = interaction.message.edited_at or interaction.message.created_at
         if interaction.created_at - last_change > timedelta(seconds=timeout):
             await self._show(interaction, expired_screen(shown, self.bot_id))
-            return None
-        entry = self.games.claim(channel_id(interaction), shown)
-        assert entry is not None
+            return None, None
+        return None, shown
+
+    def _restore(self, interaction: discord.Interaction, state: State) -> Entry:
+        """Register the game of a message posted before a restart, once a click on it is valid."""
+        assert interaction.message is not None
+        entry = self.games.claim(channel_id(interaction), state)
+        assert entry is not None, (
+            "the channel was free when _find_state looked, with no await since"
+        )
         self.games.attach(entry, interaction.message, interaction)
-        log.info("Channel %s: restored %s from its message", entry.channel_id, describe(shown))
+        log.info("Channel %s: restored %s from its message", entry.channel_id, describe(state))
         return entry
 
     async def _on_game_click(
@@ -232,10 +242,9 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         if click.game.is_over:
             await tell(interaction, "This game is over.")
             return
-        entry = await self._live_entry(interaction, click.game)
-        if entry is None:
+        entry, game = await self._find_state(interaction, click.game)
+        if game is None:
             return
-        game = entry.state
         if not isinstance(game, Game):
             await tell(interaction, "This button is not valid. Start a game with /tictactoe.")
             return
@@ -248,21 +257,21 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             )
             return
         if click.verb is codec.Verb.RESIGN:
-            await self._update(interaction, entry, game, game.resign(user_id))
-            return
-        if game.player_to_move != user_id:
-            await tell(interaction, f"It's {mention(game.player_to_move, self.bot_id)}'s turn.")
-            return
-        if click.game != game:
-            await tell(interaction, "The board changed before your click landed. Pick again.")
-            return
-        assert click.cell is not None
-        try:
-            played = game.play(click.cell)
-        except (GameError, ValueError):
-            await tell(interaction, "That cell is taken. Pick an empty one.")
-            return
-        await self._update(interaction, entry, game, played.with_ai_reply(self.bot.rng))
+            new = game.resign(user_id)
+        else:
+            if game.player_to_move != user_id:
+                await tell(interaction, f"It's {mention(game.player_to_move, self.bot_id)}'s turn.")
+                return
+            if click.game != game:
+                await tell(interaction, "The board changed before your click landed. Pick again.")
+                return
+            assert click.cell is not None
+            try:
+                new = game.play(click.cell).with_ai_reply(self.bot.rng)
+            except (GameError, ValueError):
+                await tell(interaction, "That cell is taken. Pick an empty one.")
+                return
+        await self._update(interaction, entry or self._restore(interaction, game), game, new)
 
     async def _update(
         self, interaction: discord.Interaction, entry: Entry, old: State, new: State
@@ -305,10 +314,9 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
     async def _on_challenge_click(
         self, interaction: discord.Interaction, click: codec.ChallengeClick
     ) -> None:
-        entry = await self._live_entry(interaction, click.challenge)
-        if entry is None:
+        entry, challenge = await self._find_state(interaction, click.challenge)
+        if challenge is None:
             return
-        challenge = entry.state
         if challenge != click.challenge:
             await tell(interaction, "This challenge is no longer open.")
             return
@@ -316,6 +324,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         if interaction.user.id != challenge.opponent:
             await tell(interaction, f"Only <@{challenge.opponent}> can answer this challenge.")
             return
+        entry = entry or self._restore(interaction, challenge)
         if click.verb is codec.Verb.ACCEPT:
             await self._update(interaction, entry, challenge, challenge.accept())
             return

@@ -99,40 +99,34 @@ class _Solver:
 
     def entry(self, board: Board) -> Entry:
         try:
-            key = (*board[0], *board[1], *board[2])
+            # Rows stay separate in the key so that a misshapen board can never hit the cache.
+            key = tuple(map(tuple, board))
             return self._by_key[key]
-        except KeyError:
+        except (KeyError, TypeError):
             pass
-        except (TypeError, IndexError):
-            key = None
+        validate_board(board)  # raises with the precise reason
         if self._by_bits is None:
             self._by_bits = _solve_all()
-        entry = self._by_bits.get(_bits_of(key)) if key is not None and len(key) == _CELLS else None
+        entry = self._by_bits.get(_bits_of((*board[0], *board[1], *board[2])))
         if entry is None:
-            validate_board(board)  # raises with the precise reason
             raise ValueError("this board cannot arise in a game of tic-tac-toe")
-        self._by_key[key] = entry
+        self._by_key[tuple(map(tuple, board))] = entry
         return entry
 
     def child(self, board_key: Key, index: int, mark: str) -> Entry:
-        key = (*board_key[:index], mark, *board_key[index + 1 :])
-        entry = self._by_key.get(key)
-        if entry is None:
-            assert self._by_bits is not None
-            entry = self._by_key[key] = self._by_bits[_bits_of(key)]
-        return entry
+        """The entry after `mark` is played at `index` on the flattened board `board_key`."""
+        assert self._by_bits is not None
+        return self._by_bits[_bits_of((*board_key[:index], mark, *board_key[index + 1 :]))]
 
 
-def _bits_of(key: Key) -> int | None:
-    """Bitboard key of a flattened board, or None if a cell holds something else than X/O/None."""
+def _bits_of(key: Key) -> int:
+    """Bitboard key of a flattened, validated board."""
     bits = 0
     for index, cell in enumerate(key):
         if cell == X:
             bits |= 1 << index
         elif cell == O:
             bits |= 1 << (index + _CELLS)
-        elif cell is not EMPTY:
-            return None
     return bits
 
 

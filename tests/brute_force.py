@@ -1,0 +1,154 @@
+"""An independent brute-force model of tic-tac-toe, used as the reference in the engine tests.
+
+Nothing here comes from `tictactoe`: positions are flat 9-tuples read row by row (index
+3 * i + j is cell (i, j)) holding "X", "O" or None, with their own lines, win check and a plain
+memoized negamax. Scores are from the point of view of the player to move: 1 win, 0 draw,
+-1 loss; plies count the moves left until the game ends under perfect play, where the mover
+prefers a quicker win and a slower loss.
+"""
+
+from functools import cache
+
+X_MARK, O_MARK = "X", "O"
+EMPTY_POSITION = (None,) * 9
+
+WIN_LINES = (
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+    (0, 4, 8),
+    (2, 4, 6),
+)
+
+
+def line_winners(cells):
+    """The set of marks that own a complete line (two on impossible boards)."""
+    return {
+        cells[a]
+        for a, b, c in WIN_LINES
+        if cells[a] is not None and cells[a] == cells[b] == cells[c]
+    }
+
+
+def winner_of(cells):
+    marks = line_winners(cells)
+    assert len(marks) <= 1
+    return next(iter(marks), None)
+
+
+def mover(cells):
+    return X_MARK if cells.count(X_MARK) == cells.count(O_MARK) else O_MARK
+
+
+def other(mark):
+    return O_MARK if mark == X_MARK else X_MARK
+
+
+def is_over(cells):
+    return winner_of(cells) is not None or None not in cells
+
+
+def empties(cells):
+    return [index for index, cell in enumerate(cells) if cell is None]
+
+
+def play(cells, index):
+    assert cells[index] is None
+    return (*cells[:index], mover(cells), *cells[index + 1 :])
+
+
+def to_board(cells):
+    """The CS50 board (3 lists of 3) for a flat position."""
+    return [list(cells[0:3]), list(cells[3:6]), list(cells[6:9])]
+
+
+def to_cells(board):
+    return tuple(cell for row in board for cell in row)
+
+
+def to_action(index):
+    return (index // 3, index % 3)
+
+
+def to_index(action):
+    i, j = action
+    return 3 * i + j
+
+
+@cache
+def solve(cells):
+    """(score for the mover, plies to the end) under perfect play."""
+    if is_over(cells):
+        # On a won board the winner is the player who just moved, never the mover.
+        return (0 if winner_of(cells) is None else -1), 0
+    return max((move_outcome(cells, index) for index in empties(cells)), key=preference)
+
+
+def move_outcome(cells, index):
+    """(score for the mover, plies to the end, this move included) of playing `index`."""
+    score, plies = solve(play(cells, index))
+    return -score, plies + 1
+
+
+def preference(outcome):
+    """Sort key for the mover: a win beats a draw beats a loss, sooner wins, later losses."""
+    score, plies = outcome
+    if score > 0:
+        return (1, -plies)
+    if score < 0:
+        return (-1, plies)
+    return (0, 0)
+
+
+def best_moves(cells):
+    """Every optimal move (cell index); empty on a finished board."""
+    if is_over(cells):
+        return set()
+    outcomes = {index: move_outcome(cells, index) for index in empties(cells)}
+    top = max(preference(outcome) for outcome in outcomes.values())
+    return {index for index, outcome in outcomes.items() if preference(outcome) == top}
+
+
+def value_for_x(cells):
+    """(value for X: 1, 0 or -1, plies to the end) under perfect play."""
+    score, plies = solve(cells)
+    return (score if mover(cells) == X_MARK else -score), plies
+
+
+def winning_cells(cells, mark):
+    """Empty cells where `mark` would complete a line at once."""
+    found = set()
+    for line in WIN_LINES:
+        marks = [cells[index] for index in line]
+        if marks.count(mark) == 2 and marks.count(None) == 1:
+            found.add(line[marks.index(None)])
+    return found
+
+
+@cache
+def reachable_positions():
+    """Every position reachable from the empty board by legal play, the empty board included."""
+    seen = {EMPTY_POSITION}
+    stack = [EMPTY_POSITION]
+    while stack:
+        cells = stack.pop()
+        if is_over(cells):
+            continue
+        for index in empties(cells):
+            child = play(cells, index)
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return tuple(sorted(seen, key=lambda cells: tuple("_OX".index(c or "_") for c in cells)))
+
+
+def all_grids():
+    """All 3**9 ways to fill the grid with X, O or None, legal or not."""
+    cells = [None, X_MARK, O_MARK]
+    grids = [()]
+    for _ in range(9):
+        grids = [(*grid, cell) for grid in grids for cell in cells]
+    return grids
