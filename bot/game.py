@@ -82,8 +82,8 @@ class Game:
         return None if mark is None else self.player_of(mark)
 
     @property
-    def winning_cells(self) -> tuple[ttt.Action, ...]:
-        return ttt.winning_line(self.board) or ()
+    def winning_cells(self) -> frozenset[ttt.Action]:
+        return frozenset(cell for line in ttt.winning_lines(self.board) for cell in line)
 
     def player_of(self, mark: str) -> int:
         return self.x_player if mark == ttt.X else self.o_player

@@ -58,9 +58,9 @@ def _state_text(game: Game, bot_id: int) -> str:
     if game.ending is Ending.EXPIRED:
         return "⏱️ expired: no move in time."
     winner = game.winner_id
-    if game.ending is not None:
+    if winner is not None and game.ending is not None:
         loser = game.x_player if game.ending is Ending.X_RESIGNED else game.o_player
-        return f"🏳️ {mention(loser, bot_id)} resigned, **{mention(winner or AI, bot_id)} wins**."
+        return f"🏳️ {mention(loser, bot_id)} resigned, **{mention(winner, bot_id)} wins**."
     if winner is not None:
         return f"🏆 **{mention(winner, bot_id)} wins!**"
     if game.is_over:
@@ -70,7 +70,7 @@ def _state_text(game: Game, bot_id: int) -> str:
 
 
 def _board_rows(game: Game) -> tuple[tuple[ButtonSpec, ...], ...]:
-    highlighted = set(game.winning_cells)
+    highlighted = game.winning_cells
     over = game.is_over
     return tuple(
         tuple(_cell_button(game, (i, j), (i, j) in highlighted, over) for j in range(3))

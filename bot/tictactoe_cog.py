@@ -171,9 +171,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             response = await interaction.response.send_message(
                 screen.content,
                 view=to_view(screen),  # type: ignore[arg-type]
-                allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(u) for u in screen.pings]
-                ),
+                allowed_mentions=pings_only(screen.pings),
             )
         except BaseException:
             self.games.release(entry)
@@ -353,6 +351,11 @@ def expired_screen(state: State, bot_id: int) -> Screen:
     if isinstance(state, Challenge):
         return render_challenge_expired(state)
     return render_game(state.expire(), bot_id)
+
+
+def pings_only(user_ids: tuple[int, ...]) -> discord.AllowedMentions:
+    users = [discord.Object(user_id) for user_id in user_ids]
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
 
 
 def channel_id(interaction: discord.Interaction) -> int:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from dotenv import dotenv_values
 
 from bot.settings import MAX_GAME_TIMEOUT_SECONDS, Settings, SettingsError
 
@@ -100,3 +101,10 @@ def test_every_setting_is_parsed():
 def test_timeouts_outside_what_a_token_allows_are_refused(timeout):
     with pytest.raises(SettingsError, match="GAME_TIMEOUT_SECONDS"):
         Settings.from_env({"DISCORD_TOKEN": "abc", "GAME_TIMEOUT_SECONDS": timeout})
+
+
+def test_env_example_documents_every_setting_with_working_defaults():
+    values = dotenv_values(REPO / ".env.example")
+    assert set(values) == {"DISCORD_TOKEN", "DISCORD_GUILD_ID", "GAME_TIMEOUT_SECONDS", "LOG_LEVEL"}
+    assert values["DISCORD_TOKEN"] == ""
+    assert Settings.from_env({**values, "DISCORD_TOKEN": "abc"}) == Settings(token="abc")

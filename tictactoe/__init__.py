@@ -22,6 +22,7 @@ from .rules import (
     validate_board,
     winner,
     winning_line,
+    winning_lines,
 )
 from .solver import (
     DIFFICULTIES,
@@ -65,4 +66,5 @@ __all__ = [
     "validate_board",
     "winner",
     "winning_line",
+    "winning_lines",
 ]

@@ -67,6 +67,11 @@ def result(board: Board, action: Action) -> Board:
     return new_board
 
 
+def winning_lines(board: Board) -> list[tuple[Action, Action, Action]]:
+    """Return every completed line (a last move can complete two)."""
+    return [line for line in LINES if _is_complete(board, line)]
+
+
 def winning_line(board: Board) -> tuple[Action, Action, Action] | None:
     """Return the three cells of a completed line, or None."""
     return next((line for line in LINES if _is_complete(board, line)), None)
