@@ -1,0 +1,387 @@
+"""The terminal game, checked through what a person sees: scripted games through `main`, the
+pure helpers, and `python -m tictactoe` run as a real process."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import selectors
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tictactoe import O, X, initial_state, result
+from tictactoe.cli import cell_number, describe_cell, draw_board, main, outcome_message, parse_cell
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+ALL_CELLS = [str(number) for number in range(1, 10)]
+# The human tries the cells in this order each turn, skipping the ones already taken.
+# Against impossible, every AI reply leads to an AI win (checked over the whole game tree).
+LOSING_LINE = ALL_CELLS
+# As X, every optimal AI reply to this line leads to a draw.
+DRAWING_LINE = ["1", "5", "3", "2", "8", "4", "6", "9", "7"]
+
+
+class Terminal:
+    """Types scripted lines into `main` and keeps the screen a person would see."""
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+        self.screen = io.StringIO()
+
+    def input(self, prompt: str) -> str:
+        self.screen.write(prompt)
+        if not self.lines:
+            raise EOFError
+        line = self.lines.pop(0)
+        self.screen.write(line + "\n")
+        return line
+
+    @property
+    def text(self) -> str:
+        return self.screen.getvalue()
+
+
+def play(*lines: str, args: tuple[str, ...] = ()) -> tuple[int, str]:
+    terminal = Terminal(*lines)
+    code = main(list(args), input_fn=terminal.input, output=terminal.screen)
+    return code, terminal.text
+
+
+def last_board(text: str) -> list[str]:
+    """The last board drawn on screen, as its five lines."""
+    lines = text.splitlines()
+    last_row = max(index for index, line in enumerate(lines) if line.startswith("   "))
+    return lines[last_row - 4 : last_row + 1]
+
+
+# --- the board drawing ---------------------------------------------------------------------------
+
+
+def test_empty_board_shows_every_cell_number_row_by_row() -> None:
+    assert draw_board(initial_state()).splitlines() == [
+        "   1 | 2 | 3",
+        "  ---+---+---",
+        "   4 | 5 | 6",
+        "  ---+---+---",
+        "   7 | 8 | 9",
+    ]
+
+
+def test_board_shows_marks_in_taken_cells_and_numbers_in_empty_ones() -> None:
+    board = result(result(result(initial_state(), (1, 1)), (0, 0)), (2, 1))
+    assert draw_board(board).splitlines() == [
+        "   O | 2 | 3",
+        "  ---+---+---",
+        "   4 | X | 6",
+        "  ---+---+---",
+        "   7 | X | 9",
+    ]
+
+
+# --- reading a move --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("1", (0, 0)),
+        ("5", (1, 1)),
+        (" 9 ", (2, 2)),
+        ("2 3", (1, 2)),
+        ("2,3", (1, 2)),
+        ("2, 3", (1, 2)),
+        ("3  1", (2, 0)),
+        ("1 ,1", (0, 0)),
+    ],
+)
+def test_parse_cell_reads_cell_numbers_and_row_column_pairs(
+    typed: str, expected: tuple[int, int]
+) -> None:
+    assert parse_cell(typed, initial_state()) == expected
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("abc", '"abc" is not a cell'),
+        ("", "Type a cell number 1-9"),
+        ("1 2 3", '"1 2 3" is not a cell'),
+        ("2.5", '"2.5" is not a cell'),
+        ("0", "There is no cell 0"),
+        ("10", "There is no cell 10"),
+        ("-1", "There is no cell -1"),
+        ("4 4", "Row 4, column 4 is off the board"),
+        ("0,2", "Row 0, column 2 is off the board"),
+        ("5", "You can't play cell 5 (row 2, column 2): X is already there."),
+        ("1 1", "You can't play cell 1 (row 1, column 1): O is already there."),
+    ],
+)
+def test_parse_cell_explains_what_is_wrong(typed: str, reason: str) -> None:
+    board = result(result(initial_state(), (1, 1)), (0, 0))
+    with pytest.raises(ValueError, match="^" + reason.replace("(", r"\(").replace(")", r"\)")):
+        parse_cell(typed, board)
+
+
+def test_numbers_and_descriptions_agree_with_what_can_be_typed() -> None:
+    for i in range(3):
+        for j in range(3):
+            number = cell_number((i, j))
+            assert parse_cell(str(number), initial_state()) == (i, j)
+            assert parse_cell(f"{i + 1} {j + 1}", initial_state()) == (i, j)
+            assert describe_cell((i, j)) == f"cell {number} (row {i + 1}, column {j + 1})"
+
+
+def test_outcome_message_speaks_from_the_humans_side() -> None:
+    board = initial_state()
+    for action in [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]:
+        board = result(board, action)
+    assert outcome_message(board, X) == "You win! Three in a row on cells 1, 2, 3."
+    assert outcome_message(board, O) == "The AI wins with three in a row on cells 1, 2, 3."
+
+
+# --- whole games through main ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("side", [X, O])
+def test_a_losing_line_against_impossible_ends_with_the_ai_winning(side: str, seed: int) -> None:
+    code, text = play(*LOSING_LINE, args=("--play-as", side, "--seed", str(seed)))
+
+    assert code == 0
+    assert re.search(r"\nThe AI wins with three in a row on cells \d, \d, \d\.\n$", text)
+    assert "You win" not in text
+    assert "Goodbye" not in text
+    # The final board is shown just before the result.
+    lines = text.rstrip().splitlines()
+    assert lines[-2] == ""
+    assert lines[-7:-2] == last_board(text)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_careful_line_against_impossible_ends_in_a_draw(seed: int) -> None:
+    code, text = play(*DRAWING_LINE, args=("--seed", str(seed)))
+
+    assert code == 0
+    assert text.rstrip().endswith("Draw: the board is full and nobody has three in a row.")
+    # A draw fills the board: no cell number is left.
+    assert not any(char.isdigit() for char in "".join(last_board(text)))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ["5", "1", "9", "3", "7", "2", "4", "6", "8"],
+        ["9", "8", "7", "6", "5", "4", "3", "2", "1"],
+        ["2", "4", "6", "8", "1", "3", "5", "7", "9"],
+        ["5", "2", "8", "4", "6", "1", "3", "7", "9"],
+    ],
+)
+@pytest.mark.parametrize("side", [X, O])
+@pytest.mark.parametrize("seed", range(3))
+def test_impossible_never_lets_the_human_win(line: list[str], side: str, seed: int) -> None:
+    code, text = play(*line, args=("--play-as", side, "--seed", str(seed)))
+
+    assert code == 0
+    assert "You win" not in text
+    final = text.rstrip().splitlines()[-1]
+    assert final.startswith(("The AI wins", "Draw"))
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "medium", "hard", "impossible"])
+@pytest.mark.parametrize("side", [X, O])
+def test_every_difficulty_plays_a_game_to_the_end(difficulty: str, side: str) -> None:
+    code, text = play(*LOSING_LINE, args=("--play-as", side, "--difficulty", difficulty))
+
+    assert code == 0
+    assert f"({difficulty})" in text
+    final = text.rstrip().splitlines()[-1]
+    assert final.startswith(("You win", "The AI wins", "Draw"))
+
+
+def test_playing_o_shows_the_ais_first_mark_before_the_first_prompt() -> None:
+    code, text = play(args=("--play-as", "O", "--seed", "4"))
+
+    before_prompt, prompt, _ = text.partition("Your turn (O): ")
+    assert prompt
+    assert "you are O, the AI is X (impossible), the AI moves first." in before_prompt
+    assert "The AI (X) played cell " in before_prompt
+    assert sum(row.count(X) for row in last_board(before_prompt)) == 1
+    assert code == 0
+
+
+def test_each_bad_input_is_explained_and_the_game_goes_on() -> None:
+    # After the human's 5, impossible answers in a corner, so edge 2 is still free.
+    code, text = play("5", "abc", "0", "10", "4 4", "5", "2")
+
+    assert code == 0
+    after_first_move = text.split("You played cell 5 (row 2, column 2).", 1)[1]
+    assert (
+        'Your turn (X): abc\n"abc" is not a cell. Type a cell number 1-9, or a row and column 1-3'
+        in after_first_move
+    )
+    assert "Your turn (X): 0\nThere is no cell 0: cells are numbered 1 to 9.\n" in text
+    assert "Your turn (X): 10\nThere is no cell 10: cells are numbered 1 to 9.\n" in text
+    assert (
+        "Your turn (X): 4 4\nRow 4, column 4 is off the board: rows and columns go from 1 to 3.\n"
+        in text
+    )
+    assert (
+        "Your turn (X): 5\nYou can't play cell 5 (row 2, column 2): X is already there.\n" in text
+    )
+    assert "Your turn (X): 2\n\nYou played cell 2 (row 1, column 2).\n" in text
+    assert last_board(text)[0].split("|")[1] == " X "
+
+
+def test_row_column_and_comma_forms_play_the_right_cells() -> None:
+    # The AI answers the centre in a corner, so the edge at row 1, column 2 is free.
+    code, text = play("2 2", "1,2", args=("--seed", "2"))
+
+    assert code == 0
+    assert "Your turn (X): 2 2\n\nYou played cell 5 (row 2, column 2).\n" in text
+    assert "Your turn (X): 1,2\n\nYou played cell 2 (row 1, column 2).\n" in text
+    assert last_board(text)[0].split("|")[1] == " X "
+    assert last_board(text)[2].split("|")[1] == " X "
+
+
+def test_the_same_seed_replays_the_same_game() -> None:
+    first = play(*LOSING_LINE, args=("--play-as", "random", "--difficulty", "easy", "--seed", "9"))
+    second = play(*LOSING_LINE, args=("--play-as", "random", "--difficulty", "easy", "--seed", "9"))
+    assert first == second
+
+
+@pytest.mark.parametrize(("flag", "side"), [("x", X), ("o", O), ("O", O)])
+def test_play_as_ignores_case(flag: str, side: str) -> None:
+    _, text = play("q", args=("--play-as", flag, "--difficulty", "Medium"))
+    assert f"you are {side}" in text
+    assert "(medium)" in text
+
+
+def test_play_as_random_picks_a_side() -> None:
+    sides = set()
+    for seed in range(20):
+        _, text = play("q", args=("--play-as", "random", "--seed", str(seed)))
+        sides.update(re.findall(r"^Tic-tac-toe: you are ([XO]),", text))
+    assert sides == {X, O}
+
+
+# --- leaving ---------------------------------------------------------------------------------
+
+
+def test_end_of_input_mid_game_says_goodbye_and_exits_0() -> None:
+    code, text = play("5")
+
+    assert code == 0
+    assert "You played cell 5" in text
+    assert text.endswith("Your turn (X): \nEnd of input. Goodbye!\n")
+    assert "Traceback" not in text
+
+
+@pytest.mark.parametrize("word", ["q", "quit", "Q", " QUIT "])
+def test_quit_leaves_with_exit_code_0(word: str) -> None:
+    code, text = play("5", word)
+
+    assert code == 0
+    assert text.endswith(f"Your turn (X): {word}\nYou left the game. Goodbye!\n")
+
+
+def test_ctrl_c_says_goodbye_and_exits_130() -> None:
+    def press_ctrl_c(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    screen = io.StringIO()
+    assert main([], input_fn=press_ctrl_c, output=screen) == 130
+    assert screen.getvalue().endswith("\nInterrupted. Goodbye!\n")
+
+
+def test_output_goes_to_standard_output_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([], input_fn=lambda prompt: "quit") == 0
+    assert "You left the game. Goodbye!" in capsys.readouterr().out
+
+
+def test_help_and_bad_flags_go_through_argparse(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as help_exit:
+        main(["--help"])
+    assert help_exit.value.code == 0
+    assert "--play-as {X,O,random}" in capsys.readouterr().out
+
+    with pytest.raises(SystemExit) as bad_exit:
+        main(["--difficulty", "godlike"])
+    assert bad_exit.value.code == 2
+    assert "invalid choice: 'godlike'" in capsys.readouterr().err
+
+
+# --- python -m tictactoe as a real process ---------------------------------------------------
+
+
+def run_module(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tictactoe", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_module_plays_a_full_game_from_stdin() -> None:
+    process = run_module("--seed", "1", stdin="\n".join(LOSING_LINE) + "\n")
+
+    assert process.returncode == 0
+    assert process.stderr == ""
+    assert "The AI (O) played cell " in process.stdout
+    assert process.stdout.rstrip().splitlines()[-1].startswith("The AI wins with three in a row")
+
+
+def test_module_exits_cleanly_when_stdin_closes_early() -> None:
+    process = run_module("--play-as", "O", stdin="5\n")
+
+    assert process.returncode == 0
+    assert process.stderr == ""
+    assert process.stdout.endswith("End of input. Goodbye!\n")
+
+
+def test_module_help_describes_the_flags_and_the_input_format() -> None:
+    process = run_module("--help")
+
+    assert process.returncode == 0
+    for text in ("--play-as", "--difficulty", "--seed", "impossible", "cell number 1-9", '"2,3"'):
+        assert text in process.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")
+def test_module_exits_130_on_a_real_ctrl_c() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tictactoe"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO_ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert process.stdout is not None
+        seen = b""
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            while b"Your turn (X): " not in seen:
+                assert selector.select(timeout=30), f"no prompt, only {seen!r}"
+                chunk = os.read(process.stdout.fileno(), 4096)
+                assert chunk, f"output closed before the prompt: {seen!r}"
+                seen += chunk
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=30)
+    finally:
+        process.kill()
+        process.wait()
+
+    assert process.returncode == 130
+    assert stderr == b""
+    assert stdout.endswith(b"\nInterrupted. Goodbye!\n")
