@@ -1,12 +1,25 @@
-"""Reading a board message the way a user sees it, and clicking its cells."""
+"""Building the bot for SimCord, reading a board message as a user sees it, clicking it."""
 
 from __future__ import annotations
+
+import random
 
 import discord
 
 import tictactoe as ttt
+from bot.client import TicTacToeBot
+from bot.settings import Settings
 
 EMOJI_MARKS = {"❌": ttt.X, "⭕": ttt.O}
+GAME_TIMEOUT = 600
+
+
+def make_bot(seed: int = 0, guild_id: int | None = None) -> TicTacToeBot:
+    """The real bot, with a seeded AI and no real token (SimCord never checks it)."""
+    settings = Settings(
+        token="not-a-real-token", guild_id=guild_id, game_timeout_seconds=GAME_TIMEOUT
+    )
+    return TicTacToeBot(settings, rng=random.Random(seed))
 
 
 def buttons(message: discord.Message) -> list[list[discord.Button]]:

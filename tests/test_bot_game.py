@@ -1,9 +1,8 @@
 """Playing against the bot, driven through SimCord as a user would."""
 
 import pytest
-
-import tictactoe as ttt
-from tests.bot_helpers import (
+from bot_helpers import (
+    GAME_TIMEOUT,
     all_cells_disabled,
     board_of,
     cell_buttons,
@@ -13,7 +12,8 @@ from tests.bot_helpers import (
     green_cells,
     snapshot,
 )
-from tests.conftest import GAME_TIMEOUT
+
+import tictactoe as ttt
 
 
 @pytest.fixture

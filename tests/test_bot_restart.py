@@ -2,18 +2,19 @@
 
 import discord
 import pytest
-
-import tictactoe as ttt
-from bot.codec import MAX_CUSTOM_ID_LENGTH
-from tests.bot_helpers import (
+from bot_helpers import (
+    GAME_TIMEOUT,
     all_cells_disabled,
     board_of,
     buttons,
     click_cell,
     click_control,
     control_labels,
+    make_bot,
 )
-from tests.conftest import GAME_TIMEOUT, make_bot
+
+import tictactoe as ttt
+from bot.codec import MAX_CUSTOM_ID_LENGTH
 
 
 @pytest.fixture
