@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 import tictactoe as ttt
 
@@ -65,11 +66,11 @@ class ChallengeClick:
 
 def cell_id(game: Game, cell: ttt.Action) -> str:
     i, j = cell
-    return _game_id(str(i * 3 + j), game)
+    return f"{PREFIX}{i * 3 + j}:{game_state(game)}"
 
 
 def control_id(game: Game, verb: Verb) -> str:
-    return _game_id(verb.value, game)
+    return f"{PREFIX}{verb.value}:{game_state(game)}"
 
 
 def challenge_id(challenge: Challenge, verb: Verb) -> str:
@@ -77,11 +78,13 @@ def challenge_id(challenge: Challenge, verb: Verb) -> str:
     return PREFIX + ":".join(map(str, parts))
 
 
-def _game_id(verb: str, game: Game) -> str:
+@lru_cache(maxsize=256)  # a render asks for the same game's ids ten times in a row
+def game_state(game: Game) -> str:
+    """The part of a board's custom_ids after the verb: the whole game."""
     board = "".join(_CELL_CODES[cell] for row in game.board for cell in row)
     level = "-" if game.difficulty is None else _LEVEL_CODES[game.difficulty]
     ending = "-" if game.ending is None else game.ending.value
-    return f"{PREFIX}{verb}:{board}:{game.x_player}:{game.o_player}:{level}:{ending}"
+    return f"{board}:{game.x_player}:{game.o_player}:{level}:{ending}"
 
 
 def decode(custom_id: str) -> GameClick | ChallengeClick:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 import tictactoe as ttt
@@ -39,6 +39,13 @@ class Game:
     difficulty: str | None = None
     board: Rows = EMPTY_BOARD
     ending: Ending | None = None
+    # Derived from the board once: every click and every render asks for these several times.
+    _lines: tuple[tuple[ttt.Action, ...], ...] = field(init=False, repr=False, compare=False)
+    _board_over: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_lines", tuple(ttt.winning_lines(self.board)))
+        object.__setattr__(self, "_board_over", ttt.terminal(self.board))
 
     @classmethod
     def start(
@@ -65,7 +72,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.ending is not None or ttt.terminal(self.board)
+        return self.ending is not None or self._board_over
 
     @property
     def winner_mark(self) -> str | None:
@@ -74,7 +81,10 @@ class Game:
             return ttt.O
         if self.ending is Ending.O_RESIGNED:
             return ttt.X
-        return ttt.winner(self.board)
+        if not self._lines:
+            return None
+        i, j = self._lines[0][0]
+        return self.board[i][j]
 
     @property
     def winner_id(self) -> int | None:
@@ -83,7 +93,7 @@ class Game:
 
     @property
     def winning_cells(self) -> frozenset[ttt.Action]:
-        return frozenset(cell for line in ttt.winning_lines(self.board) for cell in line)
+        return frozenset(cell for line in self._lines for cell in line)
 
     def player_of(self, mark: str) -> int:
         return self.x_player if mark == ttt.X else self.o_player

@@ -12,8 +12,6 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-import discord
-
 from .game import Challenge, Game
 
 log = logging.getLogger(__name__)
@@ -29,8 +27,9 @@ class Entry:
     state: State
     message_id: int | None = None  # None while the message is being posted
     jump_url: str | None = None
-    # The latest interaction on the message: its token (valid 15 minutes) edits it on expiry.
-    interaction: discord.Interaction | None = None
+    # The token of the latest interaction on the message (valid 15 minutes) edits it on expiry.
+    # Only the token is kept: a whole Interaction holds its parsed message (~8 KB of objects).
+    token: str | None = None
     timer: asyncio.TimerHandle | None = None
 
 
@@ -42,6 +41,9 @@ class Registry:
 
     def __init__(self, on_expire: ExpireCallback) -> None:
         self._entries: dict[int, Entry] = {}
+        # The message whose game or challenge ended last in each channel: a click still in
+        # flight on it must not look like a click after a restart and bring the game back.
+        self._ended: dict[int, int] = {}
         self._on_expire = on_expire
         self._expiring: set[asyncio.Task[None]] = set()
 
@@ -58,13 +60,15 @@ class Registry:
         entry = self._entries[channel_id] = Entry(channel_id, state)
         return entry
 
-    def attach(
-        self, entry: Entry, message: discord.Message, interaction: discord.Interaction
-    ) -> None:
-        """Record the message that shows `entry`."""
-        entry.message_id = message.id
-        entry.jump_url = message.jump_url
-        entry.interaction = interaction
+    def attach(self, entry: Entry, message_id: int, jump_url: str, token: str) -> None:
+        """Record the message that shows `entry`, and the interaction token that can edit it."""
+        entry.message_id = message_id
+        entry.jump_url = jump_url
+        entry.token = token
+
+    def has_ended(self, channel_id: int, message_id: int) -> bool:
+        """Whether `message_id` shows the game or challenge that ended last in the channel."""
+        return self._ended.get(channel_id) == message_id
 
     def swap(self, entry: Entry, expected: State, new: State) -> bool:
         """Compare-and-set: replace the state only if it is still `expected` and `entry` is live."""
@@ -73,9 +77,9 @@ class Registry:
         entry.state = new
         return True
 
-    def touch(self, entry: Entry, interaction: discord.Interaction, timeout: float) -> None:
-        """Note activity: remember the interaction and restart the idle timer."""
-        entry.interaction = interaction
+    def touch(self, entry: Entry, token: str, timeout: float) -> None:
+        """Note activity: remember the latest interaction token and restart the idle timer."""
+        entry.token = token
         if entry.timer is not None:
             entry.timer.cancel()
         loop = asyncio.get_running_loop()
@@ -88,6 +92,8 @@ class Registry:
             entry.timer = None
         if self._entries.get(entry.channel_id) is entry:
             del self._entries[entry.channel_id]
+            if entry.message_id is not None:
+                self._ended[entry.channel_id] = entry.message_id
 
     def close(self) -> None:
         """Stop every timer and pending expiry, e.g. when the bot shuts down."""

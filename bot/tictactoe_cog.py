@@ -25,6 +25,7 @@ from .render import (
     render_challenge_expired,
     render_game,
 )
+from .webhooks import edit_original_response
 
 if TYPE_CHECKING:
     from .client import TicTacToeBot
@@ -178,8 +179,8 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             raise
         message = response.resource
         assert isinstance(message, discord.InteractionMessage)
-        self.games.attach(entry, message, interaction)
-        self.games.touch(entry, interaction, idle_seconds)
+        self.games.attach(entry, message.id, message.jump_url, interaction.token)
+        self.games.touch(entry, interaction.token, idle_seconds)
         log.info("Channel %s: new %s", entry.channel_id, describe(state))
 
     # ------------------------------------------------------------------ the buttons
@@ -215,6 +216,10 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             where = f" The current one is here: {entry.jump_url}" if entry.jump_url else ""
             await tell(interaction, f"This board is no longer active.{where}")
             return None, None
+        if self.games.has_ended(channel_id(interaction), interaction.message.id):
+            closed = "challenge is closed" if isinstance(shown, Challenge) else "game is over"
+            await tell(interaction, f"This {closed}.")
+            return None, None
         # The message is the only record; the time since its last edit says if it lapsed.
         timeout = CHALLENGE_SECONDS if isinstance(shown, Challenge) else self.game_timeout
         last_change = interaction.message.edited_at or interaction.message.created_at
@@ -230,7 +235,8 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         assert entry is not None, (
             "the channel was free when _find_state looked, with no await since"
         )
-        self.games.attach(entry, interaction.message, interaction)
+        message = interaction.message
+        self.games.attach(entry, message.id, message.jump_url, interaction.token)
         log.info("Channel %s: restored %s from its message", entry.channel_id, describe(state))
         return entry
 
@@ -245,6 +251,9 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             return
         if not isinstance(game, Game):
             await tell(interaction, "This button is not valid. Start a game with /tictactoe.")
+            return
+        if game.is_over:  # a click that raced the game's last move
+            await tell(interaction, "This game is over.")
             return
         user_id = interaction.user.id
         if game.mark_of(user_id) is None:
@@ -288,7 +297,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             self.games.release(entry)
             log.info("Channel %s: game over: %s", entry.channel_id, describe(new))
         else:
-            self.games.touch(entry, interaction, self.game_timeout)
+            self.games.touch(entry, interaction.token, self.game_timeout)
 
     async def _show(self, interaction: discord.Interaction, screen: Screen) -> None:
         await interaction.response.edit_message(
@@ -334,13 +343,15 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
 
     async def _on_expire(self, entry: Entry) -> None:
         """Show that the game or challenge lapsed, through the last interaction's token."""
-        if entry.interaction is None:
+        if entry.token is None:
             return
         screen = expired_screen(entry.state, self.bot_id)
         try:
-            await entry.interaction.edit_original_response(
+            await edit_original_response(
+                self.bot,
+                entry.token,
                 content=screen.content,
-                view=to_view(screen),  # type: ignore[arg-type]
+                view=to_view(screen),
                 allowed_mentions=NO_PINGS,
             )
         except discord.HTTPException as error:
