@@ -17,13 +17,9 @@ import tictactoe as ttt
 
 
 @pytest.fixture
-def world(simcord_env):
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    bob = guild.add_member(simcord_env.create_user("bob"))
-    carol = guild.add_member(simcord_env.create_user("carol"))
-    return simcord_env, guild, channel, alice, bob, carol
+def carol(world):
+    env, guild, *_ = world
+    return guild.add_member(env.create_user("carol"))
 
 
 async def challenge(channel, alice, bob, **options):
@@ -33,7 +29,7 @@ async def challenge(channel, alice, bob, **options):
 
 
 async def test_challenge_pings_the_opponent_with_accept_and_decline(world):
-    env, _, channel, alice, bob, _ = world
+    env, _, channel, alice, bob = world
     message = await challenge(channel, alice, bob)
     assert message.content.startswith(f"{bob.mention}, {alice.mention} challenges you")
     assert "Accept within 60 seconds" in message.content
@@ -45,7 +41,7 @@ async def test_challenge_pings_the_opponent_with_accept_and_decline(world):
 
 
 async def test_accepted_challenge_becomes_a_board_and_players_alternate(world):
-    _env, _, channel, alice, bob, _ = world
+    _env, _, channel, alice, bob = world
     message = await challenge(channel, alice, bob)
     result = await click_control(bob, message, "Accept")
     assert not result.ephemeral
@@ -68,7 +64,7 @@ async def test_accepted_challenge_becomes_a_board_and_players_alternate(world):
 
 
 async def test_playing_out_of_turn_is_refused_privately(world):
-    _env, _, channel, alice, bob, _ = world
+    _env, _, channel, alice, bob = world
     await click_control(bob, await challenge(channel, alice, bob), "Accept")
     before = snapshot(channel.last_message)
     result = await click_cell(bob, channel.last_message, (1, 1))
@@ -77,8 +73,8 @@ async def test_playing_out_of_turn_is_refused_privately(world):
     assert snapshot(channel.last_message) == before
 
 
-async def test_a_stranger_cannot_touch_a_friends_game(world):
-    _env, _, channel, alice, bob, carol = world
+async def test_a_stranger_cannot_touch_a_friends_game(world, carol):
+    _env, _, channel, alice, bob = world
     await click_control(bob, await challenge(channel, alice, bob), "Accept")
     before = snapshot(channel.last_message)
     result = await click_cell(carol, channel.last_message, (1, 1))
@@ -89,8 +85,8 @@ async def test_a_stranger_cannot_touch_a_friends_game(world):
     assert snapshot(channel.last_message) == before
 
 
-async def test_only_the_challenged_user_can_answer(world):
-    _env, _, channel, alice, bob, carol = world
+async def test_only_the_challenged_user_can_answer(world, carol):
+    _env, _, channel, alice, bob = world
     message = await challenge(channel, alice, bob)
     for user in (alice, carol):
         result = await click_control(user, message, "Accept")
@@ -100,7 +96,7 @@ async def test_only_the_challenged_user_can_answer(world):
 
 
 async def test_declined_challenge_frees_the_channel(world):
-    _env, _, channel, alice, bob, _ = world
+    _env, _, channel, alice, bob = world
     message = await challenge(channel, alice, bob)
     result = await click_control(bob, message, "Decline")
     assert not result.ephemeral
@@ -111,7 +107,7 @@ async def test_declined_challenge_frees_the_channel(world):
 
 
 async def test_unanswered_challenge_expires_after_a_minute(world):
-    env, _, channel, alice, bob, _ = world
+    env, _, channel, alice, bob = world
     message = await challenge(channel, alice, bob)
     await env.advance_time(59)
     assert channel.last_message.components != []
@@ -123,8 +119,8 @@ async def test_unanswered_challenge_expires_after_a_minute(world):
     assert not (await bob.slash(channel, "tictactoe")).ephemeral
 
 
-async def test_a_challenge_keeps_the_channel_busy(world):
-    _env, _, channel, alice, bob, carol = world
+async def test_a_challenge_keeps_the_channel_busy(world, carol):
+    _env, _, channel, alice, bob = world
     message = await challenge(channel, alice, bob)
     result = await carol.slash(channel, "tictactoe")
     assert result.ephemeral
@@ -133,7 +129,7 @@ async def test_a_challenge_keeps_the_channel_busy(world):
 
 
 async def test_play_as_o_lets_the_opponent_move_first(world):
-    _env, _, channel, alice, bob, _ = world
+    _env, _, channel, alice, bob = world
     await click_control(bob, await challenge(channel, alice, bob, play_as="O"), "Accept")
     assert channel.last_message.content == (
         f"❌ {bob.mention} vs ⭕ {alice.mention} — {bob.mention} to move (❌)."
@@ -141,7 +137,7 @@ async def test_play_as_o_lets_the_opponent_move_first(world):
 
 
 async def test_challenging_yourself_or_a_bot_is_refused(world):
-    env, _, channel, alice, _, _ = world
+    env, _, channel, alice, _ = world
     result = await alice.slash(channel, "tictactoe", opponent=alice)
     assert result.ephemeral
     assert "can't challenge yourself" in result.response.content
@@ -153,7 +149,7 @@ async def test_challenging_yourself_or_a_bot_is_refused(world):
 
 
 async def test_friend_game_rematch_swaps_who_starts(world):
-    _env, _, channel, alice, bob, _ = world
+    _env, _, channel, alice, bob = world
     await click_control(bob, await challenge(channel, alice, bob), "Accept")
     await click_control(bob, channel.last_message, "Resign")
     assert f"{bob.mention} resigned, **{alice.mention} wins**" in channel.last_message.content
@@ -164,7 +160,7 @@ async def test_friend_game_rematch_swaps_who_starts(world):
 
 
 async def test_an_accepted_game_expires_when_idle(world):
-    env, _, channel, alice, bob, _ = world
+    env, _, channel, alice, bob = world
     await click_control(bob, await challenge(channel, alice, bob), "Accept")
     await env.advance_time(GAME_TIMEOUT)
     assert "expired" in channel.last_message.content

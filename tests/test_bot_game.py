@@ -16,15 +16,6 @@ from bot_helpers import (
 import tictactoe as ttt
 
 
-@pytest.fixture
-def world(simcord_env):
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    bob = guild.add_member(simcord_env.create_user("bob"))
-    return simcord_env, guild, channel, alice, bob
-
-
 def bot_mention(env) -> str:
     return env.bot.user.mention
 

@@ -17,15 +17,6 @@ import tictactoe as ttt
 from bot.codec import MAX_CUSTOM_ID_LENGTH
 
 
-@pytest.fixture
-def world(simcord_env):
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("games")
-    alice = guild.add_member(simcord_env.create_user("alice"))
-    bob = guild.add_member(simcord_env.create_user("bob"))
-    return simcord_env, guild, channel, alice, bob
-
-
 def command_uploads(env) -> int:
     return sum(1 for r in env.http_requests if r.method == "PUT" and r.path.endswith("/commands"))
 
