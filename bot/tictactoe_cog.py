@@ -377,7 +377,10 @@ def channel_id(interaction: discord.Interaction) -> int:
 def describe(state: State) -> str:
     if isinstance(state, Challenge):
         return f"challenge {state.challenger} -> {state.opponent}"
-    result = state.ending.name.lower() if state.ending else "in progress"
-    if state.is_over and state.ending is None:
+    if state.ending is not None:
+        result = state.ending.name.lower()
+    elif not state.is_over:
+        result = "in progress"
+    else:
         result = f"won by {state.winner_mark}" if state.winner_mark else "draw"
     return f"game X={state.x_player} O={state.o_player} level={state.difficulty}: {result}"

@@ -119,7 +119,7 @@ def validate_board(board: Any) -> Board:
             f"impossible mark counts: {x_count} X and {o_count} O "
             "(X moves first, so X has as many marks as O or one more)"
         )
-    winners = {copy[line[0][0]][line[0][1]] for line in LINES if _is_complete(copy, line)}
+    winners = {copy[i][j] for (i, j), *_ in winning_lines(copy)}
     if len(winners) > 1:
         raise ValueError("both X and O have three in a row")
     if winners == {X} and x_count != o_count + 1:

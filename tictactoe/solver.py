@@ -104,13 +104,13 @@ class _Solver:
             return self._by_key[key]
         except (KeyError, TypeError):
             pass
-        validate_board(board)  # raises with the precise reason
+        rows = validate_board(board)  # raises with the precise reason
         if self._by_bits is None:
             self._by_bits = _solve_all()
-        entry = self._by_bits.get(_bits_of((*board[0], *board[1], *board[2])))
+        entry = self._by_bits.get(_bits_of((*rows[0], *rows[1], *rows[2])))
         if entry is None:
             raise ValueError("this board cannot arise in a game of tic-tac-toe")
-        self._by_key[tuple(map(tuple, board))] = entry
+        self._by_key[tuple(map(tuple, rows))] = entry
         return entry
 
     def child(self, board_key: Key, index: int, mark: str) -> Entry:
