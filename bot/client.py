@@ -1,19 +1,20 @@
 """The bot: a commands.Bot subclass that loads the game, registers its commands, and logs how
-to invite it."""
+to add it to a server or to an account."""
 
 from __future__ import annotations
 
 import gc
 import logging
 import random
+from collections.abc import Callable
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from .cog import TicTacToeCog, monotonic
 from .settings import Settings
-from .tictactoe_cog import TicTacToeCog, apologise
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +26,13 @@ _SERVER_SIDE_KEYS = frozenset(
 
 
 class TicTacToeBot(commands.Bot):
-    def __init__(self, settings: Settings, *, rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = monotonic,
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,  # no prefix commands; slash only
             intents=discord.Intents(guilds=True),  # interactions need no privileged intent
@@ -34,18 +41,28 @@ class TicTacToeBot(commands.Bot):
         )
         self.settings = settings
         self.rng = rng or random.Random()
-        self.tree.allowed_contexts = app_commands.AppCommandContext(guild=True, dm_channel=True)
-        self.tree.allowed_installs = app_commands.AppInstallationType(guild=True)
-        self.tree.on_error = self.on_app_command_error
+        self.clock = clock
+        # Filled at sync: the ids Discord gave the commands, for clickable mentions.
+        self.command_ids: dict[str, int] = {}
+        # Installed to a server or to a user's account; usable in servers, DMs and group DMs.
+        self.tree.allowed_contexts = app_commands.AppCommandContext(
+            guild=True, dm_channel=True, private_channel=True
+        )
+        self.tree.allowed_installs = app_commands.AppInstallationType(guild=True, user=True)
 
     async def setup_hook(self) -> None:
-        await self.add_cog(TicTacToeCog(self))
+        await self.add_cog(
+            TicTacToeCog(
+                self,
+                rng=self.rng,
+                game_timeout=self.settings.game_timeout_seconds,
+                clock=self.clock,
+            )
+        )
         await self.sync_commands()
         assert self.application_id is not None
-        invite = discord.utils.oauth_url(
-            self.application_id, permissions=discord.Permissions.none(), scopes=INVITE_SCOPES
-        )
-        log.info("Invite me to a server with %s", invite)
+        log.info("Add me to a server: %s", install_url(self.application_id, user=False))
+        log.info("Add me to your account: %s", install_url(self.application_id, user=True))
         # Everything alive now (modules, the command tree) stays for the process's lifetime:
         # exempt it from garbage collection so that full collections under load stay short.
         gc.freeze()
@@ -62,9 +79,11 @@ class TicTacToeBot(commands.Bot):
         local = {cmd.name: cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=guild)}
         remote = {cmd["name"]: cmd for cmd in await self._fetch_command_payloads(guild)}
         if _canonical(local) == _canonical(remote):
+            self.command_ids = {name: int(cmd["id"]) for name, cmd in remote.items()}
             log.info("Slash commands for %s are up to date (%s)", where, ", ".join(sorted(local)))
             return False
         synced = await self.tree.sync(guild=guild)
+        self.command_ids = {command.name: command.id for command in synced}
         log.info("Synced %d slash command(s) to %s", len(synced), where)
         return True
 
@@ -79,16 +98,21 @@ class TicTacToeBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("Logged in as %s (id %s)", self.user, self.user and self.user.id)
 
-    async def on_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        command = interaction.command.name if interaction.command else "?"
-        log.error("/%s failed", command, exc_info=error)
-        await apologise(interaction)
-
     async def close(self) -> None:
         log.info("Shutting down")
         await super().close()
+
+
+def install_url(application_id: int, *, user: bool) -> str:
+    """The link that adds the app to a server (bot + commands) or to a user's account."""
+    # discord.py's oauth_url has no integration_type: Discord's values are 0 (server), 1 (user).
+    if user:
+        url = discord.utils.oauth_url(application_id, scopes=("applications.commands",))
+        return f"{url}&integration_type=1"
+    url = discord.utils.oauth_url(
+        application_id, permissions=discord.Permissions.none(), scopes=INVITE_SCOPES
+    )
+    return f"{url}&integration_type=0"
 
 
 def _canonical(value: Any) -> Any:

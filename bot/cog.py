@@ -1,0 +1,531 @@
+"""The only code that talks to Discord: decode → look up → decide → compare-and-set → respond."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from enum import Enum, auto
+from typing import TYPE_CHECKING, Any, Literal
+
+import aiohttp
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+import tictactoe as ttt
+
+from .domain import codec, render
+from .domain.game import AI, Challenge, Game, State
+from .domain.policy import (
+    Decision,
+    Decline,
+    Expire,
+    Live,
+    Private,
+    PrivateKind,
+    Refusal,
+    Refuse,
+    Resign,
+    Seen,
+    Start,
+    Update,
+    decide_click,
+    idle_seconds,
+    refuse_start,
+)
+from .domain.render import Card, Reply
+from .store import GameStore
+from .ui import BoardButton, Interaction, card_view, pings_only, reply_view
+
+if TYPE_CHECKING:
+    from .client import TicTacToeBot
+
+log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
+ALREADY_ACKNOWLEDGED = 40060  # Discord's code when an interaction was answered already
+
+
+def monotonic() -> float:
+    # Looked up at each call so a simulated clock (SimCord's) is honoured.
+    return time.monotonic()
+
+
+class Landed(Enum):
+    """What a failed request to Discord did, as far as we can know."""
+
+    YES = auto()  # e.g. a retry that Discord answered "already acknowledged"
+    NO = auto()  # Discord refused it
+    UNKNOWN = auto()  # a server error or a timeout: it may or may not have been applied
+
+
+def landed(error: BaseException) -> Landed:
+    if isinstance(error, discord.HTTPException) and error.code == ALREADY_ACKNOWLEDGED:
+        return Landed.YES
+    if isinstance(error, discord.DiscordServerError | asyncio.TimeoutError | aiohttp.ClientError):
+        return Landed.UNKNOWN
+    return Landed.NO
+
+
+class TicTacToeCog(commands.Cog, name="TicTacToe"):
+    def __init__(
+        self,
+        bot: TicTacToeBot,
+        *,
+        rng: random.Random,
+        game_timeout: float,
+        clock: Callable[[], float] = monotonic,
+    ) -> None:
+        self.bot = bot
+        self.rng = rng
+        self.game_timeout = game_timeout
+        self.clock = clock
+        self.store = GameStore()
+        self._sweep_handle: asyncio.TimerHandle | None = None
+        self._sweep_at = float("inf")
+        self._background: set[asyncio.Task[None]] = set()
+
+    @property
+    def bot_id(self) -> int:
+        assert self.bot.user is not None
+        return self.bot.user.id
+
+    @property
+    def command(self) -> str:
+        return render.command_mention(self.bot.command_ids.get("tictactoe"))
+
+    async def cog_load(self) -> None:
+        BoardButton.on_click = self.on_click
+        self.bot.add_dynamic_items(BoardButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(BoardButton)
+        if self._sweep_handle is not None:
+            self._sweep_handle.cancel()
+        for task in self._background:
+            task.cancel()
+        self.store.clear()
+
+    async def cog_app_command_error(
+        self, interaction: Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        command = interaction.command.name if interaction.command else "?"
+        log.error("/%s failed in channel %s", command, interaction.channel_id, exc_info=error)
+        await self.apologise(interaction)
+
+    async def on_click_error(self, interaction: Interaction, error: Exception) -> None:
+        custom_id = (interaction.data or {}).get("custom_id")
+        log.error(
+            "Button %r failed in channel %s", custom_id, interaction.channel_id, exc_info=error
+        )
+        await self.apologise(interaction)
+
+    # ------------------------------------------------------------------ /tictactoe
+
+    @app_commands.command(
+        name="tictactoe", description=locale_str("Play tic-tac-toe against me or a friend")
+    )
+    @app_commands.describe(
+        opponent=locale_str("Challenge this person; leave empty to play against me"),
+        play_as=locale_str("Your mark; X moves first"),
+        difficulty=locale_str("How well I play (games against me only)"),
+    )
+    @app_commands.choices(
+        play_as=[
+            app_commands.Choice(name=locale_str("X — you move first"), value="X"),
+            app_commands.Choice(name=locale_str("O — the other side moves first"), value="O"),
+            app_commands.Choice(name=locale_str("Random"), value="random"),
+        ],
+        difficulty=[
+            app_commands.Choice(name=locale_str("Easy — makes plenty of mistakes"), value="easy"),
+            app_commands.Choice(name=locale_str("Medium — sees two moves ahead"), value="medium"),
+            app_commands.Choice(name=locale_str("Hard — slips now and then"), value="hard"),
+            app_commands.Choice(name=locale_str("Impossible — never loses"), value="impossible"),
+        ],
+    )
+    async def tictactoe(
+        self,
+        interaction: Interaction,
+        opponent: discord.User | None = None,
+        play_as: Literal["X", "O", "random"] = "X",
+        difficulty: Literal["easy", "medium", "hard", "impossible"] = "impossible",
+    ) -> None:
+        user, locale = interaction.user, str(interaction.locale)
+        channel_id = _channel_id(interaction)
+        live = self.store.get(channel_id)
+        target = None if opponent is None else (opponent.id, opponent.bot)
+        refusal = refuse_start(live, user.id, target)
+        if refusal is not None:
+            await self.refuse(interaction, refusal, live)
+            return
+        mark = play_as if play_as != "random" else self.rng.choice((ttt.X, ttt.O))
+        state: State
+        if opponent is None:
+            x_player, o_player = (user.id, AI) if mark == ttt.X else (AI, user.id)
+            state = Game.start(x_player, o_player, difficulty, self.rng, locale)
+        else:
+            state = Challenge(user.id, opponent.id, mark, locale)
+        await self._post(interaction, state)
+
+    async def _post(self, interaction: Interaction, state: State) -> None:
+        """Answer with a new public message showing `state`, and hold the channel for it."""
+        channel_id = _channel_id(interaction)
+        idle = idle_seconds(state, self.game_timeout)
+        claim = Live(
+            None,
+            codec.state_key(state),
+            None,
+            interaction.token,
+            self.clock() + idle,
+            interaction.guild_id,
+        )
+        if not self.store.compare_and_set(channel_id, None, claim):
+            await self.tell(interaction, render.render_raced(str(interaction.locale)))
+            return
+        card = render.render_state(state, self.bot_id, self._deadline(interaction, idle))
+        try:
+            response = await interaction.response.send_message(
+                view=card_view(card), allowed_mentions=pings_only(card.pings)
+            )
+        except BaseException:
+            # Whatever Discord did, clicks on a board that did appear restore it from itself.
+            self.store.compare_and_set(channel_id, claim, None)
+            raise
+        message = response.resource
+        message_id = message.id if isinstance(message, discord.InteractionMessage) else None
+        self.store.compare_and_set(channel_id, claim, claim._replace(message_id=message_id))
+        self._schedule_sweep()
+        log.info("Channel %s: new %s", channel_id, describe(state))
+
+    # ------------------------------------------------------------------ the buttons
+
+    async def on_click(self, interaction: Interaction, custom_id: str) -> None:
+        try:
+            await self._on_click(interaction, custom_id)
+        except Exception as error:
+            await self.on_click_error(interaction, error)
+
+    async def _on_click(self, interaction: Interaction, custom_id: str) -> None:
+        message = interaction.message
+        assert message is not None, "a button is always on a message"
+        try:
+            click = codec.decode(custom_id)
+        except codec.CodecError as error:
+            log.warning("Channel %s: rejected button: %s", interaction.channel_id, error)
+            await self.refuse(interaction, Refuse(Refusal.INVALID), None)
+            return
+        channel_id = _channel_id(interaction)
+        live = self.store.get(channel_id)
+        last_change = message.edited_at or message.created_at
+        seen = Seen(
+            click,
+            message.id,
+            is_current=custom_id in _custom_ids(message.components),
+            seconds_since_change=(interaction.created_at - last_change).total_seconds(),
+            has_ended=self.store.has_ended(channel_id, message.id),
+        )
+        decision = decide_click(
+            live, seen, interaction.user.id, game_timeout=self.game_timeout, rng=self.rng
+        )
+        await self._carry_out(interaction, decision, live, click.state)
+
+    async def _carry_out(
+        self, interaction: Interaction, decision: Decision, live: Live | None, shown: State
+    ) -> None:
+        match decision:
+            case Refuse():
+                await self.refuse(interaction, decision, live)
+            case Update(old=old, new=new):
+                await self._update(interaction, old, shown, new)
+            case Expire(state=state):
+                await self._edit(interaction, render.render_expired(state, self.bot_id))
+            case Start(state=state, retire=retire):
+                await self._rematch(interaction, retire, state)
+            case Private(kind=kind, game=game):
+                await self._private(interaction, kind, game)
+            case Resign(old=old, new=new):
+                await self._resign(interaction, old, new)
+            case Decline(old=old, challenge=challenge):
+                await self._decline(interaction, old, challenge)
+
+    async def _update(
+        self, interaction: Interaction, old: Live | None, shown: State, new: State
+    ) -> None:
+        """Move the channel from `shown` to `new` and show it, in the click's one response."""
+        message = interaction.message
+        assert message is not None
+        channel_id = _channel_id(interaction)
+        over = isinstance(new, Game) and new.is_over
+        idle = idle_seconds(new, self.game_timeout)
+        live = Live(
+            message.id,
+            codec.state_key(new),
+            None,
+            interaction.token,
+            self.clock() + idle,
+            interaction.guild_id,
+        )
+        after = None if over else live
+        if not self.store.compare_and_set(channel_id, old, after):
+            await self.tell(interaction, render.render_raced(str(interaction.locale)))
+            return
+        card = render.render_state(new, self.bot_id, self._deadline(interaction, idle))
+        try:
+            await self._edit(interaction, card)
+        except Exception as error:
+            # Until settled, the older token is the one known to edit the board.
+            unsure = live._replace(
+                unsure_of=codec.state_key(shown),
+                token=old.token if old is not None else None,
+            )
+            if self._after_failed_edit(error, channel_id, after, old, unsure):
+                raise
+        if over:
+            log.info("Channel %s: game over: %s", channel_id, describe(new))
+        else:
+            self._schedule_sweep()
+
+    def _after_failed_edit(
+        self,
+        error: BaseException,
+        channel_id: int,
+        expected: Live | None,
+        before: Live | None,
+        unsure: Live,
+    ) -> bool:
+        """Put memory back in line with what players may see after a failed edit; True if
+        the user needs an apology (False: it landed after all).
+
+        Refused: memory goes back to `before`. Unknown (a 5xx or a timeout, which Discord may
+        have applied): memory holds `unsure`, naming both states, so the next click on either
+        settles it, and the expiry reads the message back before redrawing anything.
+        """
+        outcome = landed(error)
+        if outcome is Landed.YES:
+            log.info("Channel %s: the edit landed despite %s", channel_id, error)
+            return False
+        if outcome is Landed.NO:
+            self.store.compare_and_set(channel_id, expected, before)
+        else:
+            log.warning("Channel %s: the edit may or may not have landed: %s", channel_id, error)
+            if self.store.compare_and_set(channel_id, expected, unsure):
+                self._schedule_sweep()
+        return True
+
+    async def _edit(self, interaction: Interaction, card: Card) -> None:
+        await interaction.response.edit_message(view=card_view(card), allowed_mentions=NO_PINGS)
+
+    async def _rematch(self, interaction: Interaction, finished: Game, game: Game) -> None:
+        """Retire the finished board (no second Rematch from it) and post the new one."""
+        channel_id = _channel_id(interaction)
+        claim = Live(
+            None,
+            codec.state_key(game),
+            None,
+            interaction.token,
+            self.clock() + self.game_timeout,
+            interaction.guild_id,
+        )
+        if not self.store.compare_and_set(channel_id, None, claim):
+            await self.tell(interaction, render.render_raced(str(interaction.locale)))
+            return
+        deadline = self._deadline(interaction, self.game_timeout)
+        try:
+            await self._edit(interaction, render.render_game(finished, self.bot_id, retired=True))
+            message = await interaction.followup.send(
+                view=card_view(render.render_game(game, self.bot_id, deadline)),
+                allowed_mentions=NO_PINGS,
+                wait=True,
+            )
+        except BaseException:
+            self.store.compare_and_set(channel_id, claim, None)
+            raise
+        posted = claim._replace(message_id=message.id)
+        self.store.compare_and_set(channel_id, claim, posted)
+        self._schedule_sweep()
+        log.info("Channel %s: rematch: %s", channel_id, describe(game))
+
+    async def _private(self, interaction: Interaction, kind: PrivateKind, game: Game) -> None:
+        locale = str(interaction.locale)
+        if kind is PrivateKind.HINT:
+            reply = render.render_hint(game, locale, self.bot_id)
+        elif kind is PrivateKind.REVIEW:
+            reply = render.render_review(game, locale, self.bot_id)
+        else:
+            reply = render.render_resign_question(game, locale, self.bot_id)
+        await self.tell(interaction, reply)
+
+    async def _resign(self, interaction: Interaction, old: Live, new: Game) -> None:
+        """Confirmed on the private question: end the game on the board, then say so here."""
+        channel_id = _channel_id(interaction)
+        if not self.store.compare_and_set(channel_id, old, None):
+            await self.tell(interaction, render.render_raced(str(interaction.locale)))
+            return
+        assert old.token is not None and old.message_id is not None
+        try:
+            await self._edit_by_token(old, render.render_game(new, self.bot_id))
+        except Exception as error:
+            unsure = old._replace(key=codec.state_key(new), unsure_of=old.key)
+            if self._after_failed_edit(error, channel_id, None, old, unsure):
+                raise
+        log.info("Channel %s: game over: %s", channel_id, describe(new))
+        url = self._jump_url(channel_id, old)
+        reply = render.render_resigned(str(interaction.locale), url)
+        await interaction.response.edit_message(content=reply.text, view=None)
+
+    async def _decline(
+        self, interaction: Interaction, old: Live | None, challenge: Challenge
+    ) -> None:
+        channel_id = _channel_id(interaction)
+        if not self.store.compare_and_set(channel_id, old, None):
+            await self.tell(interaction, render.render_raced(str(interaction.locale)))
+            return
+        try:
+            await self._edit(interaction, render.render_challenge_declined(challenge))
+        except Exception as error:
+            # Unknown: the challenge stays closed; a click on it is answered as closed.
+            if landed(error) is Landed.NO:
+                self.store.compare_and_set(channel_id, None, old)
+            if landed(error) is not Landed.YES:
+                raise
+        log.info("Channel %s: challenge declined", channel_id)
+
+    # ------------------------------------------------------------------ private answers
+
+    async def refuse(self, interaction: Interaction, refusal: Refuse, live: Live | None) -> None:
+        url = None
+        if live is not None and live.message_id is not None:
+            url = self._jump_url(_channel_id(interaction), live)
+        reply = render.render_refusal(
+            refusal.reason,
+            refusal.state,
+            str(interaction.locale),
+            bot_id=self.bot_id,
+            command=self.command,
+            live_url=url,
+        )
+        await self.tell(interaction, reply)
+
+    async def tell(self, interaction: Interaction, reply: Reply) -> None:
+        """A short answer only the clicking user sees."""
+        view = reply_view(reply)
+        if view is None:
+            await interaction.response.send_message(
+                reply.text, ephemeral=True, allowed_mentions=NO_PINGS
+            )
+        else:
+            await interaction.response.send_message(
+                reply.text, view=view, ephemeral=True, allowed_mentions=NO_PINGS
+            )
+
+    async def apologise(self, interaction: Interaction) -> None:
+        """Tell the user something failed, whether or not the interaction was answered."""
+        text = render.render_apology(str(interaction.locale)).text
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("Could not send the apology in channel %s", interaction.channel_id)
+
+    # ------------------------------------------------------------------ expiry
+
+    def _schedule_sweep(self) -> None:
+        """One timer for every game: it fires at the earliest deadline."""
+        due = self.store.next_deadline()
+        if due is None or due >= self._sweep_at:
+            return
+        if self._sweep_handle is not None:
+            self._sweep_handle.cancel()
+        loop = asyncio.get_running_loop()
+        self._sweep_at = due
+        self._sweep_handle = loop.call_later(max(0.0, due - self.clock()), self._sweep)
+
+    def _sweep(self) -> None:
+        self._sweep_handle, self._sweep_at = None, float("inf")
+        for channel_id, live in self.store.pop_lapsed(self.clock()):
+            self._spawn(self._show_lapsed(channel_id, live), f"expire-{channel_id}")
+        self._schedule_sweep()
+
+    def _spawn(self, work: Awaitable[None], name: str) -> None:
+        task = asyncio.ensure_future(work)
+        task.set_name(name)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _show_lapsed(self, channel_id: int, live: Live) -> None:
+        """Show that the game or challenge lapsed, through the last interaction's token."""
+        if live.token is None:
+            return
+        try:
+            state = codec.decode_state(live.key)
+            if live.unsure_of is not None:
+                # The last edit's fate is unknown: redraw only what the message really shows.
+                assert live.message_id is not None
+                shown = await self._webhook(live).fetch_message(live.message_id)
+                state = codec.decode(next(iter(_custom_ids(shown.components)))).state
+            if isinstance(state, Game) and state.is_over:
+                return
+            await self._edit_by_token(live, render.render_expired(state, self.bot_id))
+            log.info("Channel %s: %s expired", channel_id, describe(state))
+        except (discord.HTTPException, codec.CodecError, StopIteration) as error:
+            log.warning("Channel %s: could not show the expiry: %s", channel_id, error)
+
+    def _webhook(self, live: Live) -> discord.Webhook:
+        assert self.bot.application_id is not None and live.token is not None
+        return discord.Webhook.partial(self.bot.application_id, live.token, client=self.bot)
+
+    async def _edit_by_token(self, live: Live, card: Card) -> None:
+        # discord.py's public webhook API edits a message that an interaction posted or
+        # updated by the message's id and the interaction's token: memory keeps two plain
+        # values per game instead of an Interaction (about 8 KB and a reference cycle).
+        assert live.message_id is not None
+        await self._webhook(live).edit_message(
+            live.message_id, view=card_view(card), allowed_mentions=NO_PINGS
+        )
+
+    # ------------------------------------------------------------------ helpers
+
+    def _deadline(self, interaction: Interaction, idle: float) -> int:
+        return int((interaction.created_at + timedelta(seconds=idle)).timestamp())
+
+    def _jump_url(self, channel_id: int, live: Live) -> str:
+        guild = live.guild_id or "@me"
+        return f"https://discord.com/channels/{guild}/{channel_id}/{live.message_id}"
+
+
+def _channel_id(interaction: Interaction) -> int:
+    assert interaction.channel_id is not None
+    return interaction.channel_id
+
+
+def _custom_ids(components: list[Any]) -> list[str]:
+    """Every custom_id on a message as Discord has it now, nested V2 layouts included."""
+    found: list[str] = []
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            found.append(custom_id)
+        found.extend(_custom_ids(getattr(component, "children", None) or []))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            found.extend(_custom_ids([accessory]))
+    return found
+
+
+def describe(state: State) -> str:
+    if isinstance(state, Challenge):
+        return f"challenge {state.challenger} -> {state.opponent}"
+    if state.ending is not None:
+        outcome = state.ending.name.lower()
+    elif not state.is_over:
+        outcome = "in progress"
+    else:
+        outcome = f"won by {state.winner_mark}" if state.winner_mark else "draw"
+    return f"game X={state.x_player} O={state.o_player} level={state.difficulty}: {outcome}"

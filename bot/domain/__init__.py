@@ -1,0 +1,1 @@
+"""The bot's pure core: values, decisions and looks, with no Discord I/O."""

@@ -1,0 +1,219 @@
+"""Games and challenges in and out of button custom_ids, validated both ways.
+
+Every button carries the whole state of its message, so a click after a restart rebuilds the
+game from the message alone. Layout (at most 69 characters; Discord allows 100):
+
+    ttt2:<verb>:<play>:<x id>:<o id>:<level>:<ending>:<locale>      a board's buttons
+    ttt2:<verb>:<challenger id>:<opponent id>:<mark>:<locale>       a challenge's buttons
+
+<verb> is 0-8 (a cell, row by row), r (resign: ask), y (resign: confirmed), h (hint),
+m (rematch), v (review); a (accept) or d (decline) on a challenge. <play> is `m` and the cells
+played in order (`m048`), or `b` and the 9 cells row by row (`bX-O------`) when the order is
+unknown. The bot's id is 0; <level> is e, m, h, i, or - for two people; <ending> is - while the
+game is on, x / o when X / O resigned, t when it expired.
+
+Boards posted before move lists were kept (`ttt:<verb>:<board>:<x>:<o>:<level>:<ending>`) still
+decode: their move order is unknown and they speak English.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+
+import tictactoe as ttt
+
+from .game import (
+    AI,
+    SOURCE_LOCALE,
+    Challenge,
+    Ending,
+    Game,
+    GameError,
+    Rows,
+    State,
+    cell_action,
+    freeze_board,
+)
+
+PREFIX = "ttt2:"
+LEGACY_PREFIX = "ttt:"
+MAX_CUSTOM_ID_LENGTH = 100
+
+_LEVELS = {"e": ttt.EASY, "m": ttt.MEDIUM, "h": ttt.HARD, "i": ttt.IMPOSSIBLE}
+_LEVEL_CODES = {level: code for code, level in _LEVELS.items()}
+_ENDINGS = {"-": None, **{ending.value: ending for ending in Ending}}
+_CELL_CODES = {ttt.X: "X", ttt.O: "O", ttt.EMPTY: "-"}
+_CELLS = {code: cell for cell, code in _CELL_CODES.items()}
+
+_ID = r"\d{1,20}"
+_LOCALE = r"[A-Za-z]{2}(?:-[A-Za-z0-9]{2,3})?"
+_GAME_ID = re.compile(
+    rf"ttt2:(?P<verb>[0-8rymhv]):(?P<state>(?P<play>m[0-8]{{0,9}}|b[XO-]{{9}}):(?P<x>{_ID})"
+    rf":(?P<o>{_ID}):(?P<level>[emhi-]):(?P<ending>[xot-]):(?P<locale>{_LOCALE}))"
+)
+_CHALLENGE_ID = re.compile(
+    rf"ttt2:(?P<verb>[ad]):(?P<state>(?P<challenger>{_ID}):(?P<opponent>{_ID}):(?P<mark>[XO])"
+    rf":(?P<locale>{_LOCALE}))"
+)
+_LEGACY_GAME_ID = re.compile(
+    rf"ttt:(?P<verb>[0-8rm]):(?P<board>[XO-]{{9}}):(?P<x>{_ID}):(?P<o>{_ID})"
+    r":(?P<level>[emhi-]):(?P<ending>[xot-])"
+)
+_LEGACY_CHALLENGE_ID = re.compile(
+    rf"ttt:(?P<verb>[ad]):(?P<challenger>{_ID}):(?P<opponent>{_ID}):(?P<mark>[XO])"
+)
+
+
+class Verb(StrEnum):
+    """What a button asks for; cells are their own verbs (0-8)."""
+
+    RESIGN = "r"
+    CONFIRM_RESIGN = "y"
+    HINT = "h"
+    REMATCH = "m"
+    REVIEW = "v"
+    ACCEPT = "a"
+    DECLINE = "d"
+    CELL = "c"  # never written: a cell's verb is its digit
+
+
+class CodecError(ValueError):
+    """A custom_id that is not one this bot wrote, or that describes an impossible game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """A decoded button: the state its message showed, and what the button asks for."""
+
+    state: State
+    verb: Verb
+    cell: ttt.Action | None = None
+
+
+def cell_id(game: Game, cell: ttt.Action) -> str:
+    i, j = cell
+    return f"{PREFIX}{i * 3 + j}:{state_key(game)}"
+
+
+def control_id(state: State, verb: Verb) -> str:
+    return f"{PREFIX}{verb.value}:{state_key(state)}"
+
+
+@lru_cache(maxsize=1024)  # a render asks for the same state's key for every button
+def state_key(state: State) -> str:
+    """The whole state as the part of a custom_id after the verb; also its key in memory."""
+    if isinstance(state, Challenge):
+        parts = (state.challenger, state.opponent, state.challenger_mark, state.locale)
+        return ":".join(map(str, parts))
+    if state.moves is None:
+        play = "b" + "".join(_CELL_CODES[cell] for row in state.board for cell in row)
+    else:
+        play = "m" + "".join(map(str, state.moves))
+    level = "-" if state.difficulty is None else _LEVEL_CODES[state.difficulty]
+    ending = "-" if state.ending is None else state.ending.value
+    return f"{play}:{state.x_player}:{state.o_player}:{level}:{ending}:{state.locale}"
+
+
+def decode(custom_id: str) -> Click:
+    """Parse a custom_id written by this bot; CodecError if it is malformed or impossible."""
+    if len(custom_id) > MAX_CUSTOM_ID_LENGTH:
+        raise CodecError("custom_id is too long")
+    try:
+        if match := _GAME_ID.fullmatch(custom_id):
+            return _click(match["verb"], _decode_game_state(match["state"]))
+        if match := _CHALLENGE_ID.fullmatch(custom_id):
+            return _click(match["verb"], _decode_challenge_state(match["state"]))
+        if match := _LEGACY_GAME_ID.fullmatch(custom_id):
+            return _click(match["verb"], _decode_legacy_game(match))
+        if match := _LEGACY_CHALLENGE_ID.fullmatch(custom_id):
+            challenge = _challenge(match["challenger"], match["opponent"], match["mark"], None)
+            return _click(match["verb"], challenge)
+    except GameError as error:
+        raise CodecError(f"impossible state: {error}") from None
+    raise CodecError(f"not a tic-tac-toe button: {custom_id!r}")
+
+
+def decode_state(key: str) -> State:
+    """The state behind a key that memory holds (see state_key)."""
+    try:
+        if _GAME_ID.fullmatch(f"{PREFIX}0:{key}"):
+            return _decode_game_state(key)
+        if _CHALLENGE_ID.fullmatch(f"{PREFIX}a:{key}"):
+            return _decode_challenge_state(key)
+    except GameError as error:
+        raise CodecError(f"impossible state: {error}") from None
+    raise CodecError(f"not a state key: {key!r}")
+
+
+def _click(verb: str, state: State) -> Click:
+    if verb.isdigit():
+        return Click(state, Verb.CELL, cell_action(int(verb)))
+    return Click(state, Verb(verb))
+
+
+@lru_cache(maxsize=1024)  # racing and repeated clicks bring the same state back
+def _decode_game_state(key: str) -> Game:
+    match = _GAME_ID.fullmatch(f"{PREFIX}0:{key}")
+    assert match is not None
+    play = match["play"]
+    x_player, o_player, level = _snowflake(match["x"]), _snowflake(match["o"]), match["level"]
+    difficulty = None if level == "-" else _LEVELS[level]
+    ending, locale = _ENDINGS[match["ending"]], _locale(match["locale"])
+    if play.startswith("m"):
+        moves = tuple(int(move) for move in play[1:])
+        return Game.from_moves(x_player, o_player, difficulty, moves, ending, locale)
+    return Game(x_player, o_player, difficulty, _board(play[1:]), None, ending, locale)
+
+
+def _decode_challenge_state(key: str) -> Challenge:
+    challenger, opponent, mark, locale = key.split(":")
+    return _challenge(challenger, opponent, mark, locale)
+
+
+def _decode_legacy_game(match: re.Match[str]) -> Game:
+    level = match["level"]
+    return Game(
+        _snowflake(match["x"]),
+        _snowflake(match["o"]),
+        None if level == "-" else _LEVELS[level],
+        _board(match["board"]),
+        None,
+        _ENDINGS[match["ending"]],
+    )
+
+
+def _challenge(challenger: str, opponent: str, mark: str, locale: str | None) -> Challenge:
+    return Challenge(_snowflake(challenger), _snowflake(opponent), mark, _locale(locale))
+
+
+def _board(codes: str) -> Rows:
+    flat = [_CELLS[code] for code in codes]
+    return freeze_board([flat[0:3], flat[3:6], flat[6:9]])
+
+
+def _snowflake(digits: str) -> int:
+    value = int(digits)
+    if value > 2**64 - 1:
+        raise GameError("user id out of range")
+    return value
+
+
+def _locale(code: str | None) -> str:
+    # A language the catalogs lack is rendered in English (see i18n), not refused.
+    return code or SOURCE_LOCALE
+
+
+__all__ = [
+    "AI",
+    "Click",
+    "CodecError",
+    "Verb",
+    "cell_id",
+    "control_id",
+    "decode",
+    "decode_state",
+    "state_key",
+]

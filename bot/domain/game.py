@@ -1,0 +1,261 @@
+"""What a game is: small immutable values that refuse to be illegal. Rules come from the engine."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+import tictactoe as ttt
+
+AI = 0  # the player id that stands for the bot itself
+MAX_SNOWFLAKE = 2**64 - 1
+SOURCE_LOCALE = "en-US"
+
+Cell = str | None
+Row = tuple[Cell, Cell, Cell]
+Rows = tuple[Row, Row, Row]
+EMPTY_BOARD: Rows = ((None, None, None), (None, None, None), (None, None, None))
+
+
+class GameError(ValueError):
+    """A value that would be an illegal game, or a move the game's state does not allow."""
+
+
+class Ending(StrEnum):
+    """How a game ended other than on the board."""
+
+    X_RESIGNED = "x"
+    O_RESIGNED = "o"
+    EXPIRED = "t"
+
+
+def cell_index(action: ttt.Action) -> int:
+    """0-8, row by row: the compact form of a cell in move lists."""
+    return action[0] * 3 + action[1]
+
+
+def cell_action(index: int) -> ttt.Action:
+    row, column = divmod(index, 3)
+    return row, column
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game: who plays which mark, the moves, and how it ended if not on the board.
+
+    `difficulty` is set exactly when the bot plays. `moves` lists the cells played (0-8) in
+    order; it is None for boards posted before move lists were kept, whose order is unknown.
+    `locale` is the language the public board speaks for the whole game.
+    """
+
+    x_player: int
+    o_player: int
+    difficulty: str | None = None
+    board: Rows = EMPTY_BOARD
+    moves: tuple[int, ...] | None = ()
+    ending: Ending | None = None
+    locale: str = SOURCE_LOCALE
+    # Derived from the board once: every click and every render asks for these several times.
+    _lines: tuple[tuple[ttt.Action, ...], ...] = field(init=False, repr=False, compare=False)
+    _board_over: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for user in self.players:
+            if not 0 <= user <= MAX_SNOWFLAKE:
+                raise GameError("a player id is out of range")
+        if self.x_player == self.o_player:
+            raise GameError("a player cannot play both marks")
+        if (self.difficulty is None) == self.vs_ai:
+            raise GameError("a difficulty is set exactly when the bot plays")
+        if self.difficulty is not None and self.difficulty not in ttt.DIFFICULTIES:
+            raise GameError(f"unknown difficulty {self.difficulty!r}")
+        try:
+            rows = ttt.validate_board([list(row) for row in self.board])
+        except ValueError as error:
+            raise GameError(f"impossible board: {error}") from None
+        if self.moves is not None and board_of_moves(self.moves) != self.board:
+            raise GameError("the moves do not make this board")
+        board_over = ttt.terminal(rows)
+        if self.ending is not None and board_over:
+            raise GameError("a game that ended on the board cannot also be resigned or expired")
+        object.__setattr__(self, "_lines", tuple(ttt.winning_lines(rows)))
+        object.__setattr__(self, "_board_over", board_over)
+
+    @classmethod
+    def start(
+        cls,
+        x_player: int,
+        o_player: int,
+        difficulty: str | None,
+        rng: random.Random,
+        locale: str = SOURCE_LOCALE,
+    ) -> Game:
+        """A new game; when the bot plays X its first mark is already on the board."""
+        return cls(x_player, o_player, difficulty, locale=locale).with_ai_reply(rng)
+
+    @classmethod
+    def from_moves(
+        cls,
+        x_player: int,
+        o_player: int,
+        difficulty: str | None,
+        moves: tuple[int, ...],
+        ending: Ending | None = None,
+        locale: str = SOURCE_LOCALE,
+    ) -> Game:
+        return cls(x_player, o_player, difficulty, board_of_moves(moves), moves, ending, locale)
+
+    @property
+    def vs_ai(self) -> bool:
+        return AI in (self.x_player, self.o_player)
+
+    @property
+    def players(self) -> tuple[int, int]:
+        return self.x_player, self.o_player
+
+    @property
+    def human_players(self) -> tuple[int, ...]:
+        return tuple(user for user in self.players if user != AI)
+
+    @property
+    def mark_to_move(self) -> str:
+        return ttt.player(self.board)  # type: ignore[arg-type]
+
+    @property
+    def player_to_move(self) -> int:
+        return self.player_of(self.mark_to_move)
+
+    @property
+    def is_over(self) -> bool:
+        return self.ending is not None or self._board_over
+
+    @property
+    def last_move(self) -> ttt.Action | None:
+        """The cell played last, when the move order is known."""
+        return cell_action(self.moves[-1]) if self.moves else None
+
+    @property
+    def winner_mark(self) -> str | None:
+        """The mark that won, by three in a row or by the other side resigning."""
+        if self.ending is Ending.X_RESIGNED:
+            return ttt.O
+        if self.ending is Ending.O_RESIGNED:
+            return ttt.X
+        if not self._lines:
+            return None
+        i, j = self._lines[0][0]
+        return self.board[i][j]
+
+    @property
+    def winner_id(self) -> int | None:
+        mark = self.winner_mark
+        return None if mark is None else self.player_of(mark)
+
+    @property
+    def winning_cells(self) -> frozenset[ttt.Action]:
+        return frozenset(cell for line in self._lines for cell in line)
+
+    def player_of(self, mark: str) -> int:
+        return self.x_player if mark == ttt.X else self.o_player
+
+    def mark_of(self, user_id: int) -> str | None:
+        if user_id == self.x_player:
+            return ttt.X
+        if user_id == self.o_player:
+            return ttt.O
+        return None
+
+    def is_free(self, action: ttt.Action) -> bool:
+        return self.board[action[0]][action[1]] is None
+
+    def play(self, action: ttt.Action) -> Game:
+        """The game after the player to move plays `action`."""
+        if self.is_over:
+            raise GameError("this game is already over")
+        if not self.is_free(action):
+            raise GameError("that cell is taken")
+        board = freeze_board(ttt.result(self.board, action))  # type: ignore[arg-type]
+        moves = None if self.moves is None else (*self.moves, cell_index(action))
+        return replace(self, board=board, moves=moves)
+
+    def with_ai_reply(self, rng: random.Random) -> Game:
+        """The game after the bot's move, if it is the bot's turn; otherwise unchanged."""
+        if self.is_over or self.player_to_move != AI:
+            return self
+        assert self.difficulty is not None
+        move = ttt.choose_move(self.board, self.difficulty, rng)  # type: ignore[arg-type]
+        assert move is not None
+        return self.play(move)
+
+    def resign(self, user_id: int) -> Game:
+        mark = self.mark_of(user_id)
+        if mark is None or self.is_over:
+            raise GameError("only a player can resign, and only while the game is on")
+        return replace(self, ending=Ending.X_RESIGNED if mark == ttt.X else Ending.O_RESIGNED)
+
+    def expire(self) -> Game:
+        return self if self.is_over else replace(self, ending=Ending.EXPIRED)
+
+    def rematch(self, rng: random.Random) -> Game:
+        """A new game between the same players, marks swapped so the other side moves first."""
+        return Game.start(self.o_player, self.x_player, self.difficulty, rng, self.locale)
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """An open invitation from one user to another, before the board exists."""
+
+    challenger: int
+    opponent: int
+    challenger_mark: str  # X or O
+    locale: str = SOURCE_LOCALE
+
+    def __post_init__(self) -> None:
+        if AI in (self.challenger, self.opponent) or self.challenger == self.opponent:
+            raise GameError("a challenge is between two different people")
+        if not (0 < self.challenger <= MAX_SNOWFLAKE and 0 < self.opponent <= MAX_SNOWFLAKE):
+            raise GameError("a user id is out of range")
+        if self.challenger_mark not in (ttt.X, ttt.O):
+            raise GameError("the challenger plays X or O")
+
+    @property
+    def players(self) -> tuple[int, int]:
+        return self.challenger, self.opponent
+
+    def accept(self) -> Game:
+        if self.challenger_mark == ttt.X:
+            return Game(self.challenger, self.opponent, locale=self.locale)
+        return Game(self.opponent, self.challenger, locale=self.locale)
+
+
+State = Game | Challenge
+
+
+def freeze_board(board: ttt.Board) -> Rows:
+    """An immutable copy of an engine board."""
+    first, second, third = (tuple(row) for row in board)
+    return first, second, third  # type: ignore[return-value]
+
+
+def board_of_moves(moves: tuple[int, ...]) -> Rows:
+    """The board after `moves` from the empty board, X first; GameError if a cell repeats."""
+    if len(set(moves)) != len(moves) or not all(0 <= move <= 8 for move in moves):
+        raise GameError("a move list repeats a cell or names no cell")
+    flat: list[Cell] = [None] * 9
+    for ply, move in enumerate(moves):
+        if ply and _has_line(flat):
+            raise GameError("a move list goes on after the game was won")
+        flat[move] = ttt.X if ply % 2 == 0 else ttt.O
+    return (
+        (flat[0], flat[1], flat[2]),
+        (flat[3], flat[4], flat[5]),
+        (flat[6], flat[7], flat[8]),
+    )
+
+
+def _has_line(flat: list[Cell]) -> bool:
+    return any(
+        flat[i * 3 + j] is not None and flat[i * 3 + j] == flat[k * 3 + m] == flat[p * 3 + q]
+        for (i, j), (k, m), (p, q) in ttt.LINES
+    )

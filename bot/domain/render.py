@@ -1,0 +1,382 @@
+"""What a game or a challenge looks like, in a given language, as plain values.
+
+Pure functions, so the look of every state can be tested without Discord; bot/ui.py turns a
+Card into a discord.py LayoutView and a Reply into a private message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import discord
+
+import tictactoe as ttt
+
+from ..i18n import translations
+from . import codec
+from .codec import Verb
+from .game import AI, Challenge, Ending, Game, State
+from .policy import CHALLENGE_SECONDS, Refusal
+
+# The cells are buttons of one size: a one-character label each (Discord gives every button the
+# same minimum width), marks at full strength (taken cells stay enabled: Discord draws disabled
+# buttons at half opacity), X red and O blurple so shape and colour both tell them apart.
+MARK_STYLE = {ttt.X: discord.ButtonStyle.danger, ttt.O: discord.ButtonStyle.primary}
+MARK_SWATCH = {ttt.X: "🟥", ttt.O: "🟦"}  # the same colours in text
+EMPTY_LABEL = "\u2800"  # a blank that still takes a character's width
+WIN_STYLE = discord.ButtonStyle.success
+
+ACCENT_OF_MARK = {ttt.X: discord.Colour.red(), ttt.O: discord.Colour.blurple()}
+ACCENT_WIN = discord.Colour.green()
+ACCENT_NEUTRAL = discord.Colour.light_grey()
+
+Translate = Callable[[str], str]
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonSpec:
+    custom_id: str
+    style: discord.ButtonStyle
+    label: str
+    emoji: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A public message: a container with an accent colour, text, rows of buttons."""
+
+    accent: discord.Colour
+    heading: str
+    body: str
+    rows: tuple[tuple[ButtonSpec, ...], ...] = ()
+    controls: tuple[ButtonSpec, ...] = ()
+    pings: tuple[int, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return f"{self.heading}\n{self.body}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A private answer: a short text and, at times, a button."""
+
+    text: str
+    buttons: tuple[ButtonSpec, ...] = ()
+
+
+def mention(user_id: int, bot_id: int) -> str:
+    return f"<@{bot_id if user_id == AI else user_id}>"
+
+
+def link(label: str, url: str | None) -> str:
+    return f"[{label}]({url})" if url else label
+
+
+def difficulty_name(level: str, _: Translate) -> str:
+    names = {
+        ttt.EASY: _("Easy"),
+        ttt.MEDIUM: _("Medium"),
+        ttt.HARD: _("Hard"),
+        ttt.IMPOSSIBLE: _("Impossible"),
+    }
+    return names[level]
+
+
+def cell_name(cell: ttt.Action, _: Translate) -> str:
+    names = (
+        (_("top left"), _("top middle"), _("top right")),
+        (_("middle left"), _("centre"), _("middle right")),
+        (_("bottom left"), _("bottom middle"), _("bottom right")),
+    )
+    return names[cell[0]][cell[1]]
+
+
+# ------------------------------------------------------------------------------ the board
+
+
+def render_game(
+    game: Game, bot_id: int, deadline: int | None = None, *, retired: bool = False
+) -> Card:
+    """The board message of `game`; `deadline` (unix seconds) is when it lapses if idle."""
+    _ = translations(game.locale).gettext
+    return Card(
+        accent=_accent(game),
+        heading=_game_heading(game, bot_id, _),
+        body=_game_status(game, bot_id, deadline, retired, _),
+        rows=_board_rows(game),
+        controls=_controls(game, retired, _),
+    )
+
+
+def _accent(game: Game) -> discord.Colour:
+    if not game.is_over:
+        return ACCENT_OF_MARK[game.mark_to_move]
+    return ACCENT_WIN if game.winner_mark and game.ending is not Ending.EXPIRED else ACCENT_NEUTRAL
+
+
+def _game_heading(game: Game, bot_id: int, _: Translate) -> str:
+    x_line = f"{MARK_SWATCH[ttt.X]} **X** {mention(game.x_player, bot_id)}"
+    o_line = f"{MARK_SWATCH[ttt.O]} **O** {mention(game.o_player, bot_id)}"
+    if game.difficulty is not None:
+        level = _("Difficulty: {level}").format(level=difficulty_name(game.difficulty, _))
+        bot_line_is_x = game.x_player == AI
+        x_line, o_line = (
+            (f"{x_line} · {level}", o_line) if bot_line_is_x else (x_line, f"{o_line} · {level}")
+        )
+    return "\n".join((_("## Tic-Tac-Toe"), x_line, o_line))
+
+
+def _game_status(game: Game, bot_id: int, deadline: int | None, retired: bool, _: Translate) -> str:
+    lines = []
+    if game.last_move is not None:
+        i, j = game.last_move
+        mark = game.board[i][j]
+        assert mark is not None
+        lines.append(
+            _("Last move: **{mark}** in the {cell}.").format(
+                mark=mark, cell=cell_name(game.last_move, _)
+            )
+        )
+    lines.append(_result_line(game, bot_id, deadline, _))
+    if retired:
+        lines.append(_("🔁 A rematch started below."))
+    return "\n".join(lines)
+
+
+def _result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) -> str:
+    if game.ending is Ending.EXPIRED:
+        late = mention(game.player_to_move, bot_id)
+        return _("⏱️ {player} ran out of time: the game is over.").format(player=late)
+    winner = game.winner_id
+    if winner is not None and game.ending is not None:
+        loser = game.x_player if game.ending is Ending.X_RESIGNED else game.o_player
+        return _("🏳️ {loser} resigned: **{winner} wins.**").format(
+            loser=mention(loser, bot_id), winner=mention(winner, bot_id)
+        )
+    if winner is not None:
+        return _("🏆 **{winner} wins** with three in a row!").format(winner=mention(winner, bot_id))
+    if game.is_over:
+        return _("🤝 **Draw:** nobody can win any more.")
+    mover = mention(game.player_to_move, bot_id)
+    turn = _("▶️ {player} to move ({mark}).").format(player=mover, mark=game.mark_to_move)
+    if deadline is None:
+        return turn
+    return _("{turn} Time runs out <t:{deadline}:R>.").format(turn=turn, deadline=deadline)
+
+
+def _board_rows(game: Game) -> tuple[tuple[ButtonSpec, ...], ...]:
+    winning = game.winning_cells
+    return tuple(
+        tuple(_cell_button(game, (i, j), (i, j) in winning) for j in range(3)) for i in range(3)
+    )
+
+
+def _cell_button(game: Game, cell: ttt.Action, winning: bool) -> ButtonSpec:
+    mark = game.board[cell[0]][cell[1]]
+    custom_id = codec.cell_id(game, cell)
+    if mark is None:
+        return ButtonSpec(custom_id, discord.ButtonStyle.secondary, EMPTY_LABEL)
+    return ButtonSpec(custom_id, WIN_STYLE if winning else MARK_STYLE[mark], mark)
+
+
+def _controls(game: Game, retired: bool, _: Translate) -> tuple[ButtonSpec, ...]:
+    def control(verb: Verb, style: discord.ButtonStyle, label: str, emoji: str) -> ButtonSpec:
+        return ButtonSpec(codec.control_id(game, verb), style, label, emoji)
+
+    review = control(Verb.REVIEW, discord.ButtonStyle.secondary, _("Review"), "📜")
+    if game.is_over:
+        if retired or game.moves is None:  # an old board's move order is unknown: no review
+            return (review,) if game.moves is not None else ()
+        rematch = control(Verb.REMATCH, discord.ButtonStyle.primary, _("Rematch"), "🔁")
+        return (rematch, review)
+    resign = control(Verb.RESIGN, discord.ButtonStyle.secondary, _("Resign"), "🏳️")
+    if game.vs_ai:
+        return (control(Verb.HINT, discord.ButtonStyle.secondary, _("Hint"), "💡"), resign)
+    return (resign,)
+
+
+# ------------------------------------------------------------------------------ challenges
+
+
+def render_challenge(challenge: Challenge, deadline: int | None = None) -> Card:
+    """The invitation, with Accept / Decline for the challenged user; it pings them."""
+    _ = translations(challenge.locale).gettext
+    challenger, opponent = f"<@{challenge.challenger}>", f"<@{challenge.opponent}>"
+    opponent_mark = ttt.O if challenge.challenger_mark == ttt.X else ttt.X
+    body = _(
+        "{opponent}, {challenger} challenges you! {challenger} plays **{their_mark}**, "
+        "you play **{your_mark}**. X moves first."
+    ).format(
+        opponent=opponent,
+        challenger=challenger,
+        their_mark=challenge.challenger_mark,
+        your_mark=opponent_mark,
+    )
+    if deadline is not None:
+        body += "\n" + _("⏳ The challenge closes <t:{deadline}:R>.").format(deadline=deadline)
+    buttons = (
+        ButtonSpec(
+            codec.control_id(challenge, Verb.ACCEPT), discord.ButtonStyle.success, _("Accept")
+        ),
+        ButtonSpec(
+            codec.control_id(challenge, Verb.DECLINE), discord.ButtonStyle.danger, _("Decline")
+        ),
+    )
+    return Card(
+        ACCENT_OF_MARK[ttt.X],
+        _("## ⚔️ Tic-Tac-Toe challenge"),
+        body,
+        controls=buttons,
+        pings=(challenge.opponent,),
+    )
+
+
+def render_challenge_declined(challenge: Challenge) -> Card:
+    _ = translations(challenge.locale).gettext
+    text = _("{opponent} declined {challenger}'s challenge.").format(
+        opponent=f"<@{challenge.opponent}>", challenger=f"<@{challenge.challenger}>"
+    )
+    return Card(ACCENT_NEUTRAL, _("## ⚔️ Tic-Tac-Toe challenge"), text)
+
+
+def render_challenge_expired(challenge: Challenge) -> Card:
+    _ = translations(challenge.locale).gettext
+    text = _("⏱️ {opponent} did not answer {challenger}'s challenge in time.").format(
+        opponent=f"<@{challenge.opponent}>", challenger=f"<@{challenge.challenger}>"
+    )
+    return Card(ACCENT_NEUTRAL, _("## ⚔️ Tic-Tac-Toe challenge"), text)
+
+
+def render_expired(state: State, bot_id: int) -> Card:
+    if isinstance(state, Challenge):
+        return render_challenge_expired(state)
+    return render_game(state.expire(), bot_id)
+
+
+def render_state(state: State, bot_id: int, deadline: int | None) -> Card:
+    if isinstance(state, Challenge):
+        return render_challenge(state, deadline)
+    return render_game(state, bot_id, None if state.is_over else deadline)
+
+
+# ------------------------------------------------------------------------------ private answers
+
+
+def render_refusal(
+    reason: Refusal,
+    state: State | None,
+    locale: str | None,
+    *,
+    bot_id: int,
+    command: str,
+    live_url: str | None = None,
+) -> Reply:
+    """One short sentence for a click or command that cannot be carried out."""
+    _ = translations(locale).gettext
+    if reason is Refusal.NOT_ACTIVE:
+        return Reply(
+            _("This board is no longer active: here is {link}.").format(
+                link=link(_("the current game"), live_url)
+            )
+        )
+    if reason is Refusal.BUSY:
+        return Reply(
+            _("This channel already has a game on: {link}. One game per channel at a time.").format(
+                link=link(_("see it here"), live_url)
+            )
+        )
+    if reason is Refusal.NOT_PLAYER and isinstance(state, Game):
+        x_name, o_name = mention(state.x_player, bot_id), mention(state.o_player, bot_id)
+        return Reply(
+            _(
+                "This game is between {x} and {o}. Start your own with {command} once it ends."
+            ).format(x=x_name, o=o_name, command=command)
+        )
+    if reason is Refusal.NOT_YOUR_TURN and isinstance(state, Game):
+        return Reply(
+            _("It's {player}'s turn.").format(player=mention(state.player_to_move, bot_id))
+        )
+    if reason is Refusal.ONLY_OPPONENT and isinstance(state, Challenge):
+        return Reply(
+            _("Only {opponent} can answer this challenge.").format(opponent=f"<@{state.opponent}>")
+        )
+    texts = {
+        Refusal.INVALID: _("This button is not valid. Start a game with {command}."),
+        Refusal.GAME_OVER: _("This game is over. Start a new one with {command}."),
+        Refusal.CHALLENGE_CLOSED: _("This challenge is closed."),
+        Refusal.STALE: _("The board changed before your click landed. Look again."),
+        Refusal.NOT_PLAYER: _("Only the players can use this board."),
+        Refusal.NOT_YOUR_TURN: _("It's not your turn."),
+        Refusal.CELL_TAKEN: _("That cell is taken. Pick an empty one."),
+        Refusal.ONLY_OPPONENT: _("Only the challenged player can answer."),
+        Refusal.SELF_CHALLENGE: _("You can't challenge yourself. Leave out `opponent` to play me."),
+        Refusal.BOT_OPPONENT: _("Bots can't play. Leave out `opponent` to play me instead."),
+        Refusal.HINT_VS_BOT_ONLY: _("Hints are for games against me."),
+    }
+    return Reply(texts[reason].format(command=command))
+
+
+def render_raced(locale: str | None) -> Reply:
+    _ = translations(locale).gettext
+    return Reply(_("Someone else's click got there first. Look again."))
+
+
+def render_apology(locale: str | None) -> Reply:
+    _ = translations(locale).gettext
+    return Reply(_("Sorry, something went wrong on my side. Please try again."))
+
+
+def render_resign_question(game: Game, locale: str | None, bot_id: int) -> Reply:
+    _ = translations(locale).gettext
+    confirm = ButtonSpec(
+        codec.control_id(game, Verb.CONFIRM_RESIGN),
+        discord.ButtonStyle.danger,
+        _("Yes, resign"),
+        "🏳️",
+    )
+    return Reply(_("Resign this game? Your opponent wins."), (confirm,))
+
+
+def render_resigned(locale: str | None, board_url: str | None) -> Reply:
+    _ = translations(locale).gettext
+    return Reply(_("You resigned. {link}").format(link=link(_("See the board"), board_url)))
+
+
+def command_mention(command_id: int | None, name: str = "tictactoe") -> str:
+    """A clickable command mention when Discord gave the command an id, else its name."""
+    return f"</{name}:{command_id}>" if command_id else f"`/{name}`"
+
+
+__all__ = [
+    "CHALLENGE_SECONDS",
+    "ButtonSpec",
+    "Card",
+    "Reply",
+    "command_mention",
+    "mention",
+    "render_apology",
+    "render_challenge",
+    "render_challenge_declined",
+    "render_expired",
+    "render_game",
+    "render_raced",
+    "render_refusal",
+    "render_resign_question",
+    "render_resigned",
+    "render_state",
+]
+
+
+# ------------------------------------------------------------------------------ teaching
+
+
+def render_hint(game: Game, locale: str | None, bot_id: int) -> Reply:
+    _ = translations(locale).gettext
+    return Reply(_("Hint"))
+
+
+def render_review(game: Game, locale: str | None, bot_id: int) -> Reply:
+    _ = translations(locale).gettext
+    return Reply(_("Review"))

@@ -1,0 +1,88 @@
+"""Per-channel live games in memory: the cache, the lock and the idle deadlines.
+
+The message's buttons are the source of truth (see domain/codec.py). Memory holds, for the one
+game or challenge of each channel, the key of the state its message shows, so racing clicks are
+serialised by compare-and-set. Entries are plain tuples of ints and strings, which CPython's
+garbage collector stops tracking: ten thousand idle games add nothing to a full collection.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+
+from .domain.policy import Live
+
+
+class GameStore:
+    """At most one entry per channel; each has a deadline after which it lapses."""
+
+    def __init__(self) -> None:
+        self._entries: dict[int, tuple[int | None, str, str | None, str | None, float, int | None]]
+        self._entries = {}
+        # (deadline, channel) once per entry; an entry whose deadline moved later is pushed
+        # again when its old record comes up, so the heap never holds more than the entries.
+        self._deadlines: list[tuple[float, int]] = []
+        # Each channel's earliest record in _deadlines; later records for it are stale.
+        self._scheduled: dict[int, float] = {}
+        # The message whose game or challenge ended last in each channel.
+        self._ended: dict[int, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, channel_id: int) -> Live | None:
+        entry = self._entries.get(channel_id)
+        return None if entry is None else Live._make(entry)
+
+    def compare_and_set(self, channel_id: int, expected: Live | None, new: Live | None) -> bool:
+        """Replace the channel's entry with `new` (None frees it) if it is still `expected`.
+
+        `expected` None claims a free channel; this is the only way entries change, so two
+        handlers can never both act on the same state.
+        """
+        current = self._entries.get(channel_id)
+        if current != expected:  # a Live is a tuple: equal entries compare equal
+            return False
+        if new is None:
+            del self._entries[channel_id]
+            if current is not None and current[0] is not None:
+                self._ended[channel_id] = current[0]
+            return True
+        self._entries[channel_id] = tuple(new)  # type: ignore[assignment]
+        if new.deadline < self._scheduled.get(channel_id, math.inf):
+            self._schedule(channel_id, new.deadline)
+        return True
+
+    def _schedule(self, channel_id: int, deadline: float) -> None:
+        self._scheduled[channel_id] = deadline
+        heapq.heappush(self._deadlines, (deadline, channel_id))
+
+    def has_ended(self, channel_id: int, message_id: int) -> bool:
+        return self._ended.get(channel_id) == message_id
+
+    def next_deadline(self) -> float | None:
+        return self._deadlines[0][0] if self._deadlines else None
+
+    def pop_lapsed(self, now: float) -> list[tuple[int, Live]]:
+        """Remove and return every entry whose deadline has passed."""
+        lapsed: list[tuple[int, Live]] = []
+        while self._deadlines and self._deadlines[0][0] <= now:
+            deadline, channel_id = heapq.heappop(self._deadlines)
+            if self._scheduled.get(channel_id) != deadline:
+                continue  # superseded by an earlier record
+            del self._scheduled[channel_id]
+            live = self.get(channel_id)
+            if live is None:
+                continue  # ended before its deadline
+            if live.deadline > now:  # moved later by activity since
+                self._schedule(channel_id, live.deadline)
+                continue
+            self.compare_and_set(channel_id, live, None)
+            lapsed.append((channel_id, live))
+        return lapsed
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self._deadlines.clear()
+        self._scheduled.clear()
