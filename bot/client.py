@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from .cog import TicTacToeCog, monotonic
+from .i18n import CommandTranslator
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,8 @@ class TicTacToeBot(commands.Bot):
         self.tree.allowed_installs = app_commands.AppInstallationType(guild=True, user=True)
 
     async def setup_hook(self) -> None:
+        # Names and descriptions in each user's Discord language, from the same catalogs.
+        await self.tree.set_translator(CommandTranslator())
         await self.add_cog(
             TicTacToeCog(
                 self,
@@ -76,7 +79,15 @@ class TicTacToeBot(commands.Bot):
         where = f"server {guild.id}" if guild else "all servers"
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        local = {cmd.name: cmd.to_dict(self.tree) for cmd in self.tree.get_commands(guild=guild)}
+        translator = self.tree.translator
+        local = {
+            cmd.name: (
+                await cmd.get_translated_payload(self.tree, translator)
+                if translator is not None
+                else cmd.to_dict(self.tree)
+            )
+            for cmd in self.tree.get_commands(guild=guild)
+        }
         remote = {cmd["name"]: cmd for cmd in await self._fetch_command_payloads(guild)}
         if _canonical(local) == _canonical(remote):
             self.command_ids = {name: int(cmd["id"]) for name, cmd in remote.items()}

@@ -37,6 +37,7 @@ from .domain.policy import (
     decide_click,
     idle_seconds,
     refuse_start,
+    responses_forced_private,
 )
 from .domain.render import Card, Reply
 from .store import GameStore
@@ -89,6 +90,10 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         self._sweep_handle: asyncio.TimerHandle | None = None
         self._sweep_at = float("inf")
         self._background: set[asyncio.Task[None]] = set()
+        # Cogs cannot declare context menus with a decorator: built here, added on load.
+        self.challenge_menu = app_commands.ContextMenu(
+            name=locale_str("Challenge to Tic-Tac-Toe"), callback=self.challenge_from_menu
+        )
 
     @property
     def bot_id(self) -> int:
@@ -102,8 +107,10 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
     async def cog_load(self) -> None:
         BoardButton.on_click = self.on_click
         self.bot.add_dynamic_items(BoardButton)
+        self.bot.tree.add_command(self.challenge_menu)
 
     async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.challenge_menu.name, type=self.challenge_menu.type)
         self.bot.remove_dynamic_items(BoardButton)
         if self._sweep_handle is not None:
             self._sweep_handle.cancel()
@@ -155,26 +162,51 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         play_as: Literal["X", "O", "random"] = "X",
         difficulty: Literal["easy", "medium", "hard", "impossible"] = "impossible",
     ) -> None:
+        await self.start(interaction, opponent, play_as, difficulty)
+
+    async def challenge_from_menu(
+        self, interaction: Interaction, member: discord.Member | discord.User
+    ) -> None:
+        """The member menu's "Challenge to Tic-Tac-Toe": /tictactoe opponent:member."""
+        await self.start(interaction, member, "X", ttt.IMPOSSIBLE)
+
+    async def start(
+        self,
+        interaction: Interaction,
+        opponent: discord.Member | discord.User | None,
+        play_as: str,
+        difficulty: str,
+    ) -> None:
         user, locale = interaction.user, str(interaction.locale)
-        channel_id = _channel_id(interaction)
-        live = self.store.get(channel_id)
+        private = responses_forced_private(
+            in_server=interaction.guild_id is not None,
+            installed_in_server=interaction.is_guild_integration(),
+            installed_by_user=interaction.is_user_integration(),
+            may_post_publicly=interaction.permissions.use_external_apps,
+        )
+        if private:
+            # Nobody else would see a board or a challenge: offer a game only the player sees.
+            opponent = None
+        scope = _scope_id(interaction, private)
+        live = self.store.get(scope)
         target = None if opponent is None else (opponent.id, opponent.bot)
         refusal = refuse_start(live, user.id, target)
         if refusal is not None:
             await self.refuse(interaction, refusal, live)
             return
-        mark = play_as if play_as != "random" else self.rng.choice((ttt.X, ttt.O))
+        mark = play_as if play_as in (ttt.X, ttt.O) else self.rng.choice((ttt.X, ttt.O))
         state: State
         if opponent is None:
             x_player, o_player = (user.id, AI) if mark == ttt.X else (AI, user.id)
             state = Game.start(x_player, o_player, difficulty, self.rng, locale)
         else:
             state = Challenge(user.id, opponent.id, mark, locale)
-        await self._post(interaction, state)
+        await self._post(interaction, state, private=private)
 
-    async def _post(self, interaction: Interaction, state: State) -> None:
-        """Answer with a new public message showing `state`, and hold the channel for it."""
-        channel_id = _channel_id(interaction)
+    async def _post(self, interaction: Interaction, state: State, *, private: bool) -> None:
+        """Answer with a new message showing `state`, and hold the channel for it (or, for a
+        board only its player sees, that player's own slot)."""
+        channel_id = _scope_id(interaction, private)
         idle = idle_seconds(state, self.game_timeout)
         claim = Live(
             None,
@@ -188,9 +220,11 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             await self.tell(interaction, render.render_raced(str(interaction.locale)))
             return
         card = render.render_state(state, self.bot_id, self._deadline(interaction, idle))
+        if private:
+            card = render.with_private_notice(card, str(interaction.locale))
         try:
             response = await interaction.response.send_message(
-                view=card_view(card), allowed_mentions=pings_only(card.pings)
+                view=card_view(card), allowed_mentions=pings_only(card.pings), ephemeral=private
             )
         except BaseException:
             # Whatever Discord did, clicks on a board that did appear restore it from itself.
@@ -219,7 +253,10 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             log.warning("Channel %s: rejected button: %s", interaction.channel_id, error)
             await self.refuse(interaction, Refuse(Refusal.INVALID), None)
             return
-        channel_id = _channel_id(interaction)
+        channel_id = _scope_id(interaction)
+        if click.verb is codec.Verb.CONFIRM_RESIGN:
+            # Pressed on the private question, not on the board: find the board's game.
+            channel_id = self._scope_holding(interaction, click.state)
         live = self.store.get(channel_id)
         last_change = message.edited_at or message.created_at
         seen = Seen(
@@ -259,7 +296,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         """Move the channel from `shown` to `new` and show it, in the click's one response."""
         message = interaction.message
         assert message is not None
-        channel_id = _channel_id(interaction)
+        channel_id = _scope_id(interaction)
         over = isinstance(new, Game) and new.is_over
         idle = idle_seconds(new, self.game_timeout)
         live = Live(
@@ -322,7 +359,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
 
     async def _rematch(self, interaction: Interaction, finished: Game, game: Game) -> None:
         """Retire the finished board (no second Rematch from it) and post the new one."""
-        channel_id = _channel_id(interaction)
+        channel_id = _scope_id(interaction)
         claim = Live(
             None,
             codec.state_key(game),
@@ -340,6 +377,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             message = await interaction.followup.send(
                 view=card_view(render.render_game(game, self.bot_id, deadline)),
                 allowed_mentions=NO_PINGS,
+                ephemeral=channel_id < 0,  # a private board's rematch stays private
                 wait=True,
             )
         except BaseException:
@@ -362,7 +400,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
 
     async def _resign(self, interaction: Interaction, old: Live, new: Game) -> None:
         """Confirmed on the private question: end the game on the board, then say so here."""
-        channel_id = _channel_id(interaction)
+        channel_id = _scope_id(interaction)
         if not self.store.compare_and_set(channel_id, old, None):
             await self.tell(interaction, render.render_raced(str(interaction.locale)))
             return
@@ -374,14 +412,14 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             if self._after_failed_edit(error, channel_id, None, old, unsure):
                 raise
         log.info("Channel %s: game over: %s", channel_id, describe(new))
-        url = self._jump_url(channel_id, old)
+        url = self._jump_url(_channel_id(interaction), old)
         reply = render.render_resigned(str(interaction.locale), url)
         await interaction.response.edit_message(content=reply.text, view=None)
 
     async def _decline(
         self, interaction: Interaction, old: Live | None, challenge: Challenge
     ) -> None:
-        channel_id = _channel_id(interaction)
+        channel_id = _scope_id(interaction)
         if not self.store.compare_and_set(channel_id, old, None):
             await self.tell(interaction, render.render_raced(str(interaction.locale)))
             return
@@ -394,6 +432,14 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             if landed(error) is not Landed.YES:
                 raise
         log.info("Channel %s: challenge declined", channel_id)
+
+    def _scope_holding(self, interaction: Interaction, state: State) -> int:
+        key = codec.state_key(state)
+        for scope in (_channel_id(interaction), _scope_id(interaction, private=True)):
+            live = self.store.get(scope)
+            if live is not None and live.key == key:
+                return scope
+        return _channel_id(interaction)
 
     # ------------------------------------------------------------------ private answers
 
@@ -503,6 +549,19 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
 def _channel_id(interaction: Interaction) -> int:
     assert interaction.channel_id is not None
     return interaction.channel_id
+
+
+def _scope_id(interaction: Interaction, private: bool = False) -> int:
+    """Where a game lives in memory: its channel, or for a board only its player sees (an
+    ephemeral message), that player, under a negative number so it never meets a channel."""
+    message = interaction.message
+    if private or (message is not None and message.flags.ephemeral and _is_board(message)):
+        return -interaction.user.id
+    return _channel_id(interaction)
+
+
+def _is_board(message: discord.Message) -> bool:
+    return message.flags.components_v2
 
 
 def _custom_ids(components: list[Any]) -> list[str]:

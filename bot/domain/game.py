@@ -53,12 +53,13 @@ class Game:
     o_player: int
     difficulty: str | None = None
     board: Rows = EMPTY_BOARD
-    moves: tuple[int, ...] | None = ()
+    moves: tuple[int, ...] | None = None
     ending: Ending | None = None
     locale: str = SOURCE_LOCALE
     # Derived from the board once: every click and every render asks for these several times.
     _lines: tuple[tuple[ttt.Action, ...], ...] = field(init=False, repr=False, compare=False)
     _board_over: bool = field(init=False, repr=False, compare=False)
+    _mark_to_move: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for user in self.players:
@@ -70,17 +71,22 @@ class Game:
             raise GameError("a difficulty is set exactly when the bot plays")
         if self.difficulty is not None and self.difficulty not in ttt.DIFFICULTIES:
             raise GameError(f"unknown difficulty {self.difficulty!r}")
-        try:
-            rows = ttt.validate_board([list(row) for row in self.board])
-        except ValueError as error:
-            raise GameError(f"impossible board: {error}") from None
-        if self.moves is not None and board_of_moves(self.moves) != self.board:
-            raise GameError("the moves do not make this board")
+        if self.moves is not None:
+            # A move list that plays out is legal by construction: it only has to match.
+            if board_of_moves(self.moves) != self.board:
+                raise GameError("the moves do not make this board")
+        else:
+            try:
+                ttt.validate_board([list(row) for row in self.board])
+            except ValueError as error:
+                raise GameError(f"impossible board: {error}") from None
+        rows: ttt.Board = [list(row) for row in self.board]
         board_over = ttt.terminal(rows)
         if self.ending is not None and board_over:
             raise GameError("a game that ended on the board cannot also be resigned or expired")
         object.__setattr__(self, "_lines", tuple(ttt.winning_lines(rows)))
         object.__setattr__(self, "_board_over", board_over)
+        object.__setattr__(self, "_mark_to_move", ttt.player(rows))
 
     @classmethod
     def start(
@@ -92,7 +98,7 @@ class Game:
         locale: str = SOURCE_LOCALE,
     ) -> Game:
         """A new game; when the bot plays X its first mark is already on the board."""
-        return cls(x_player, o_player, difficulty, locale=locale).with_ai_reply(rng)
+        return cls(x_player, o_player, difficulty, moves=(), locale=locale).with_ai_reply(rng)
 
     @classmethod
     def from_moves(
@@ -120,7 +126,7 @@ class Game:
 
     @property
     def mark_to_move(self) -> str:
-        return ttt.player(self.board)  # type: ignore[arg-type]
+        return self._mark_to_move
 
     @property
     def player_to_move(self) -> int:
@@ -225,8 +231,8 @@ class Challenge:
 
     def accept(self) -> Game:
         if self.challenger_mark == ttt.X:
-            return Game(self.challenger, self.opponent, locale=self.locale)
-        return Game(self.opponent, self.challenger, locale=self.locale)
+            return Game(self.challenger, self.opponent, moves=(), locale=self.locale)
+        return Game(self.opponent, self.challenger, moves=(), locale=self.locale)
 
 
 State = Game | Challenge

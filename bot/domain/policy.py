@@ -144,6 +144,14 @@ def refuse_start(
     return None
 
 
+def responses_forced_private(
+    *, in_server: bool, installed_in_server: bool, installed_by_user: bool, may_post_publicly: bool
+) -> bool:
+    """Discord makes every answer private in a server where the app is installed by the user
+    only and the server denies "Use External Apps"."""
+    return in_server and installed_by_user and not installed_in_server and not may_post_publicly
+
+
 def decide_click(
     live: Live | None,
     seen: Seen,
@@ -258,4 +266,5 @@ __all__ = [
     "decide_click",
     "idle_seconds",
     "refuse_start",
+    "responses_forced_private",
 ]

@@ -7,7 +7,7 @@ Card into a discord.py LayoutView and a Reply into a private message.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import discord
 
@@ -195,6 +195,15 @@ def _controls(game: Game, retired: bool, _: Translate) -> tuple[ButtonSpec, ...]
     if game.vs_ai:
         return (control(Verb.HINT, discord.ButtonStyle.secondary, _("Hint"), "💡"), resign)
     return (resign,)
+
+
+def with_private_notice(card: Card, locale: str | None) -> Card:
+    """A board only its player sees, saying why."""
+    _ = translations(locale).gettext
+    notice = _(
+        "🔒 This server keeps apps' messages private, so only you can see this game against me."
+    )
+    return replace(card, body=f"{notice}\n{card.body}")
 
 
 # ------------------------------------------------------------------------------ challenges
