@@ -119,14 +119,18 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         self.store.clear()
 
     async def cog_app_command_error(
-        self, interaction: Interaction, error: app_commands.AppCommandError
+        self,
+        interaction: discord.Interaction[Any],  # discord.py types this hook for any client
+        error: app_commands.AppCommandError,
     ) -> None:
         command = interaction.command.name if interaction.command else "?"
         log.error("/%s failed in channel %s", command, interaction.channel_id, exc_info=error)
         await self.apologise(interaction)
 
-    async def on_click_error(self, interaction: Interaction, error: Exception) -> None:
-        custom_id = (interaction.data or {}).get("custom_id")
+    async def on_click_error(
+        self, interaction: Interaction, custom_id: str, error: Exception
+    ) -> None:
+        """Like cog_app_command_error, for buttons: log it, and say sorry to the user."""
         log.error(
             "Button %r failed in channel %s", custom_id, interaction.channel_id, exc_info=error
         )
@@ -242,7 +246,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         try:
             await self._on_click(interaction, custom_id)
         except Exception as error:
-            await self.on_click_error(interaction, error)
+            await self.on_click_error(interaction, custom_id, error)
 
     async def _on_click(self, interaction: Interaction, custom_id: str) -> None:
         message = interaction.message
@@ -404,7 +408,8 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         if not self.store.compare_and_set(channel_id, old, None):
             await self.tell(interaction, render.render_raced(str(interaction.locale)))
             return
-        assert old.token is not None and old.message_id is not None
+        assert old.token is not None
+        assert old.message_id is not None
         try:
             await self._edit_by_token(old, render.render_game(new, self.bot_id))
         except Exception as error:
@@ -524,7 +529,8 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             log.warning("Channel %s: could not show the expiry: %s", channel_id, error)
 
     def _webhook(self, live: Live) -> discord.Webhook:
-        assert self.bot.application_id is not None and live.token is not None
+        assert self.bot.application_id is not None
+        assert live.token is not None
         return discord.Webhook.partial(self.bot.application_id, live.token, client=self.bot)
 
     async def _edit_by_token(self, live: Live, card: Card) -> None:

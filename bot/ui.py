@@ -33,14 +33,19 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ttt
     def __init__(self, button: discord.ui.Button[Any]) -> None:
         super().__init__(button)
 
+    # discord.py types these two for any client (Interaction[ClientT]); ours is TicTacToeBot.
     @classmethod
     async def from_custom_id(
-        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
     ) -> BoardButton:
         assert isinstance(item, discord.ui.Button)
         return cls(item)  # decoding happens in the cog, where errors can be answered
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         assert BoardButton.on_click is not None, "the cog sets this when it loads"
         await BoardButton.on_click(interaction, self.custom_id)
 

@@ -6,17 +6,29 @@ Card into a discord.py LayoutView and a Reply into a private message.
 
 from __future__ import annotations
 
+import gettext
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import discord
 
 import tictactoe as ttt
+from tictactoe.review import (
+    MoveReview,
+    Outcome,
+    Reason,
+    ReasonKind,
+    Verdict,
+    cell_number,
+    hint,
+    review,
+)
+from tictactoe.review import cell_action as numbered_cell
 
 from ..i18n import translations
 from . import codec
 from .codec import Verb
-from .game import AI, Challenge, Ending, Game, State
+from .game import AI, Challenge, Ending, Game, State, cell_action
 from .policy import CHALLENGE_SECONDS, Refusal
 
 # The cells are buttons of one size: a one-character label each (Discord gives every button the
@@ -381,11 +393,129 @@ __all__ = [
 # ------------------------------------------------------------------------------ teaching
 
 
+def line_name(line: tuple[int, int, int], _: Translate) -> str:
+    """A line of three cell numbers (1-9) in words."""
+    names = {
+        (1, 2, 3): _("the top row"),
+        (4, 5, 6): _("the middle row"),
+        (7, 8, 9): _("the bottom row"),
+        (1, 4, 7): _("the left column"),
+        (2, 5, 8): _("the middle column"),
+        (3, 6, 9): _("the right column"),
+        (1, 5, 9): _("the diagonal from the top left"),
+        (3, 5, 7): _("the diagonal from the top right"),
+    }
+    return names[tuple(sorted(line))]  # type: ignore[index]
+
+
+def cells_named(numbers: tuple[int, ...], _: Translate) -> str:
+    return ", ".join(cell_name(numbered_cell(number), _) for number in numbers)
+
+
+def outcome_text(outcome: Outcome, own_moves: int, tr: gettext.NullTranslations) -> str:
+    if outcome is Outcome.WIN:
+        return tr.ngettext("win in {n} move", "win in {n} moves", own_moves).format(n=own_moves)
+    if outcome is Outcome.LOSS:
+        return tr.ngettext("loss in {n} move", "loss in {n} moves", own_moves).format(n=own_moves)
+    return tr.gettext("draw")
+
+
 def render_hint(game: Game, locale: str | None, bot_id: int) -> Reply:
-    _ = translations(locale).gettext
-    return Reply(_("Hint"))
+    """Every empty cell's outcome for the player to move, the best ones starred, and why."""
+    tr = translations(locale)
+    _ = tr.gettext
+    advice = hint([list(row) for row in game.board])
+    lines = [
+        _("💡 **Hint for {mark}**, by perfect play (counted in the winner's moves):").format(
+            mark=advice.player
+        )
+    ]
+    for cell in advice.cells:
+        star = "⭐ " if cell.action in advice.best else ""
+        lines.append(
+            f"{star}**{cell_name(cell.action, _)}**: "
+            f"{outcome_text(cell.outcome, cell.own_moves, tr)}"
+        )
+    lines.append(reason_text(advice.reason, _))
+    return Reply("\n".join(lines))
+
+
+def reason_text(reason: Reason, _: Translate) -> str:
+    kind, opponent = reason.kind, reason.opponent
+    cells = cells_named(reason.cells, _)
+    theirs = cells_named(reason.opponent_cells, _)
+    line = line_name(reason.line, _) if reason.line is not None else ""
+    kinds = ReasonKind
+    texts = {
+        kinds.WIN_NOW: _("You can win right now: {cells}."),
+        kinds.BLOCK: _("{opponent} threatens {line}: only the {cells} stops it."),
+        kinds.LOST_FORK: _("{opponent} threatens two lines at once ({theirs}): you can block one."),
+        kinds.FORK: _("A fork at {cells}: two threats at once, and {opponent} can block only one."),
+        kinds.FORCE_WIN: _("A threat at {cells} forces {opponent} to answer, then you win."),
+        kinds.BLOCK_FORK: _(
+            "{opponent} could make two threats at once next move ({theirs}): "
+            "play {cells} to stop it."
+        ),
+        kinds.UNSTOPPABLE_FORK: _(
+            "{opponent} can make two threats at once next move ({theirs}), and nothing stops it."
+        ),
+        kinds.CENTRE: _("Only the centre keeps the draw."),
+        kinds.CORNER: _("Only a corner keeps the draw: {cells}."),
+        kinds.KEEP_DRAW: _("These keep the draw: {cells}. Other moves lose."),
+        kinds.ANY_DRAWS: _("Every move keeps the draw with good play."),
+    }
+    return texts[kind].format(opponent=opponent, cells=cells, theirs=theirs, line=line)
 
 
 def render_review(game: Game, locale: str | None, bot_id: int) -> Reply:
-    _ = translations(locale).gettext
-    return Reply(_("Review"))
+    """The game move by move against perfect play, its first mistake, and the result."""
+    tr = translations(locale)
+    _ = tr.gettext
+    if game.moves is None:
+        return Reply(_("This board comes from an older version: its move order is unknown."))
+    judged = review([cell_action(move) for move in game.moves])
+    verdicts = {
+        Verdict.BEST: _("✅ best"),
+        Verdict.INACCURATE: _("⚠️ inaccurate (slower)"),
+        Verdict.MISTAKE: _("❌ mistake"),
+    }
+    lines = [
+        _("📜 **Review**: {x} {x_player} · {o} {o_player}").format(
+            x=f"{MARK_SWATCH[ttt.X]} X",
+            x_player=mention(game.x_player, bot_id),
+            o=f"{MARK_SWATCH[ttt.O]} O",
+            o_player=mention(game.o_player, bot_id),
+        )
+    ]
+    lines += [
+        f"{move.ply}. **{move.player}** {cell_name(move.action, _)}: {verdicts[move.verdict]}"
+        for move in judged.moves
+    ]
+    mistake = judged.first_mistake
+    if mistake is None:
+        lines.append(_("No mistakes: every move kept the best result on offer."))
+    else:
+        lines.append(_first_mistake_text(mistake, _))
+    lines.append(_result_line(game, bot_id, None, _))
+    return Reply("\n".join(lines))
+
+
+def _first_mistake_text(move: MoveReview, _: Translate) -> str:
+    turned = {
+        (Outcome.WIN, Outcome.DRAW): _(
+            "First mistake: move {ply}, {mark} in the {cell}, turned a win into a draw; "
+            "moves that kept the win: {held}."
+        ),
+        (Outcome.WIN, Outcome.LOSS): _(
+            "First mistake: move {ply}, {mark} in the {cell}, turned a win into a loss; "
+            "moves that kept the win: {held}."
+        ),
+        (Outcome.DRAW, Outcome.LOSS): _(
+            "First mistake: move {ply}, {mark} in the {cell}, turned a draw into a loss; "
+            "moves that kept the draw: {held}."
+        ),
+    }
+    held = cells_named(tuple(sorted(cell_number(a) for a in move.held_by)), _)
+    return turned[(move.before.outcome, move.after.outcome)].format(
+        ply=move.ply, mark=move.player, cell=cell_name(move.action, _), held=held
+    )
