@@ -147,7 +147,7 @@ def _game_status(game: Game, bot_id: int, deadline: int | None, retired: bool, _
         mark = game.board[i][j]
         assert mark is not None
         lines.append(
-            _("Last move: **{mark}** in the {cell}.").format(
+            _("Last move: **{mark}** → {cell}.").format(
                 mark=mark, cell=cell_name(game.last_move, _)
             )
         )
@@ -448,7 +448,7 @@ def reason_text(reason: Reason, _: Translate) -> str:
     kinds = ReasonKind
     texts = {
         kinds.WIN_NOW: _("You can win right now: {cells}."),
-        kinds.BLOCK: _("{opponent} threatens {line}: only the {cells} stops it."),
+        kinds.BLOCK: _("{opponent} threatens {line}: only this cell stops it: {cells}."),
         kinds.LOST_FORK: _("{opponent} threatens two lines at once ({theirs}): you can block one."),
         kinds.FORK: _("A fork at {cells}: two threats at once, and {opponent} can block only one."),
         kinds.FORCE_WIN: _("A threat at {cells} forces {opponent} to answer, then you win."),
@@ -503,15 +503,15 @@ def render_review(game: Game, locale: str | None, bot_id: int) -> Reply:
 def _first_mistake_text(move: MoveReview, _: Translate) -> str:
     turned = {
         (Outcome.WIN, Outcome.DRAW): _(
-            "First mistake: move {ply}, {mark} in the {cell}, turned a win into a draw; "
+            "First mistake: move {ply} ({mark} → {cell}) turned a win into a draw; "
             "moves that kept the win: {held}."
         ),
         (Outcome.WIN, Outcome.LOSS): _(
-            "First mistake: move {ply}, {mark} in the {cell}, turned a win into a loss; "
+            "First mistake: move {ply} ({mark} → {cell}) turned a win into a loss; "
             "moves that kept the win: {held}."
         ),
         (Outcome.DRAW, Outcome.LOSS): _(
-            "First mistake: move {ply}, {mark} in the {cell}, turned a draw into a loss; "
+            "First mistake: move {ply} ({mark} → {cell}) turned a draw into a loss; "
             "moves that kept the draw: {held}."
         ),
     }
