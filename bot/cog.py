@@ -22,6 +22,7 @@ import tictactoe as ttt
 from .domain import codec, render
 from .domain.game import AI, Challenge, Game, State
 from .domain.policy import (
+    AskResign,
     Decision,
     Decline,
     Expire,
@@ -289,6 +290,8 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
                 await self._rematch(interaction, retire, state)
             case Private(kind=kind, game=game):
                 await self._private(interaction, kind, game)
+            case AskResign(old=old, game=game):
+                await self._ask_resign(interaction, old, game)
             case Resign(old=old, new=new):
                 await self._resign(interaction, old, new)
             case Decline(old=old, challenge=challenge):
@@ -359,7 +362,11 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         return True
 
     async def _edit(self, interaction: Interaction, card: Card) -> None:
-        await interaction.response.edit_message(view=card_view(card), allowed_mentions=NO_PINGS)
+        # content=None: a board posted by the previous version had text content, which a
+        # Components V2 message may not keep.
+        await interaction.response.edit_message(
+            content=None, view=card_view(card), allowed_mentions=NO_PINGS
+        )
 
     async def _rematch(self, interaction: Interaction, finished: Game, game: Game) -> None:
         """Retire the finished board (no second Rematch from it) and post the new one."""
@@ -396,11 +403,39 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         locale = str(interaction.locale)
         if kind is PrivateKind.HINT:
             reply = render.render_hint(game, locale, self.bot_id)
-        elif kind is PrivateKind.REVIEW:
-            reply = render.render_review(game, locale, self.bot_id)
         else:
-            reply = render.render_resign_question(game, locale, self.bot_id)
+            reply = render.render_review(game, locale, self.bot_id)
         await self.tell(interaction, reply)
+
+    async def _ask_resign(self, interaction: Interaction, old: Live | None, game: Game) -> None:
+        message = interaction.message
+        assert message is not None
+        scope = _scope_id(interaction)
+        if old is None:  # nothing in memory since a restart: the message is the record
+            idle = float(self.game_timeout)
+            fresh = Live(
+                message.id,
+                codec.state_key(game),
+                None,
+                interaction.token,
+                self.clock() + idle,
+                interaction.guild_id,
+            )
+        else:
+            idle = max(0.0, old.deadline - self.clock())
+            fresh = old._replace(token=interaction.token)
+        if not self.store.compare_and_set(scope, old, fresh):
+            await self.tell(interaction, render.render_raced(str(interaction.locale)))
+            return
+        self._schedule_sweep()
+        card = render.render_state(game, self.bot_id, self._deadline(interaction, idle))
+        await self._edit(interaction, card)
+        question = render.render_resign_question(game, str(interaction.locale), self.bot_id)
+        view = reply_view(question)
+        assert view is not None
+        await interaction.followup.send(
+            question.text, view=view, ephemeral=True, allowed_mentions=NO_PINGS
+        )
 
     async def _resign(self, interaction: Interaction, old: Live, new: Game) -> None:
         """Confirmed on the private question: end the game on the board, then say so here."""

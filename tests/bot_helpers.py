@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -12,7 +13,20 @@ from bot.client import TicTacToeBot
 from bot.settings import Settings
 
 GAME_TIMEOUT = 600
+CHALLENGE_TIMEOUT = 60
 MARKS = {"X": ttt.X, "O": ttt.O}
+BLANK = "\u2800"  # the label of an empty cell
+
+# Discord's limits on one message.
+MAX_COMPONENTS = 40  # nested ones included
+MAX_TEXT = 4000  # all text displays together
+MAX_CUSTOM_ID = 100
+MAX_ROW_BUTTONS = 5
+
+APOLOGY = "Sorry, something went wrong on my side. Please try again."
+STALE = "The board changed before your click landed. Look again."
+CELL_TAKEN = "That cell is taken. Pick an empty one."
+RESIGN_QUESTION = "Resign this game? Your opponent wins."
 
 
 def make_bot(seed: int = 0, guild_id: int | None = None) -> TicTacToeBot:
@@ -21,6 +35,9 @@ def make_bot(seed: int = 0, guild_id: int | None = None) -> TicTacToeBot:
         token="not-a-real-token", guild_id=guild_id, game_timeout_seconds=GAME_TIMEOUT
     )
     return TicTacToeBot(settings, rng=random.Random(seed))
+
+
+# ------------------------------------------------------------------ reading a message
 
 
 def walk(components: list[Any]) -> list[Any]:
@@ -36,11 +53,32 @@ def buttons(message: discord.Message) -> list[discord.Button]:
     return [c for c in walk(message.components) if isinstance(c, discord.Button)]
 
 
+def texts(message: discord.Message) -> list[str]:
+    """The text displays of a V2 message, in order."""
+    return [c.content for c in walk(message.components) if isinstance(c, discord.TextDisplay)]
+
+
 def text(message: discord.Message) -> str:
     """What a user reads: the content and every text display."""
     parts = [message.content] if message.content else []
-    parts += [c.content for c in walk(message.components) if isinstance(c, discord.TextDisplay)]
+    parts += texts(message)
     return "\n".join(parts)
+
+
+def heading(message: discord.Message) -> str:
+    """A board's first text: the title and one line per player."""
+    return texts(message)[0]
+
+
+def status(message: discord.Message) -> str:
+    """A board's second text: the last move, whose turn or the result."""
+    shown = texts(message)
+    assert len(shown) == 2, shown
+    return shown[1]
+
+
+def is_v2(message: discord.Message) -> bool:
+    return message.flags.components_v2 and not message.content
 
 
 def accent(message: discord.Message) -> int | None:
@@ -61,6 +99,14 @@ def board_of(message: discord.Message) -> list[list[str | None]]:
     return [[MARKS.get(cell.label or "") for cell in row] for row in cell_buttons(message)]
 
 
+def cell_styles(message: discord.Message) -> list[list[discord.ButtonStyle]]:
+    return [[cell.style for cell in row] for row in cell_buttons(message)]
+
+
+def all_cells_enabled(message: discord.Message) -> bool:
+    return not any(cell.disabled for row in cell_buttons(message) for cell in row)
+
+
 def control_labels(message: discord.Message) -> list[str]:
     return [button.label or "" for button in buttons(message)[9:]]
 
@@ -74,17 +120,170 @@ def green_cells(message: discord.Message) -> set[tuple[int, int]]:
     }
 
 
-def snapshot(message: discord.Message) -> tuple[str, list[tuple[Any, ...]]]:
-    """What a user sees of a message: its text and every button's look and state."""
-    return text(message), [
-        (b.custom_id, str(b.emoji), b.label, b.style, b.disabled) for b in buttons(message)
-    ]
+def marks_keep_their_colours(message: discord.Message) -> bool:
+    """Every cell not on a winning line: X red, O blurple, empty grey; labels X, O or blank."""
+    colours = {
+        ttt.X: discord.ButtonStyle.danger,
+        ttt.O: discord.ButtonStyle.primary,
+        None: discord.ButtonStyle.secondary,
+    }
+    labels = {ttt.X: "X", ttt.O: "O", None: BLANK}
+    green = green_cells(message)
+    return all(
+        cell.label == labels[MARKS.get(cell.label or "")]
+        and ((i, j) in green or cell.style is colours[MARKS.get(cell.label or "")])
+        for i, row in enumerate(cell_buttons(message))
+        for j, cell in enumerate(row)
+    )
+
+
+def _accent_or_none(message: discord.Message) -> int | None:
+    containers = [c for c in message.components if isinstance(c, discord.Container)]
+    colour = containers[0].accent_colour if containers else None
+    return None if colour is None else colour.value
+
+
+def snapshot(message: discord.Message) -> tuple[str, list[tuple[Any, ...]], int | None]:
+    """What a user sees of a message: its text, every button's look and state, its colour."""
+    return (
+        text(message),
+        [(b.custom_id, str(b.emoji), b.label, b.style, b.disabled) for b in buttons(message)],
+        _accent_or_none(message),
+    )
 
 
 def is_over(message: discord.Message) -> bool:
     return "Rematch" in control_labels(message) or not any(
         label in ("Resign",) for label in control_labels(message)
     )
+
+
+def message_by_id(channel: Any, message_id: int) -> discord.Message:
+    """The message as the channel shows it now (after any edits)."""
+    (message,) = [m for m in channel.history() if m.id == message_id]
+    return message
+
+
+def bot_mention(env: Any) -> str:
+    return env.bot.user.mention
+
+
+def command_mention(env: Any, guild_id: int | None = None) -> str:
+    """The clickable /tictactoe, with the id Discord (SimCord) gave the command."""
+    command = env.backend.find_command("tictactoe", guild_id)
+    assert command is not None
+    return f"</tictactoe:{command['id']}>"
+
+
+def deadline(env: Any, seconds: int = GAME_TIMEOUT) -> int:
+    """The unix time `seconds` from now, as the bot shows deadlines."""
+    return int(env.now().timestamp()) + seconds
+
+
+CELL_NAMES = (
+    ("top left", "top middle", "top right"),
+    ("middle left", "centre", "middle right"),
+    ("bottom left", "bottom middle", "bottom right"),
+)
+
+
+def last_move(mark: str, cell: tuple[int, int]) -> str:
+    """The status line naming the last move (one place to follow the wording)."""
+    return f"Last move: **{mark}** → {CELL_NAMES[cell[0]][cell[1]]}."
+
+
+def turn_line(player: Any, mark: str, env: Any) -> str:
+    return f"▶️ {player.mention} to move ({mark}). Time runs out <t:{deadline(env)}:R>."
+
+
+def not_player(x: str, o: str, env: Any) -> str:
+    return (
+        f"This game is between {x} and {o}. "
+        f"Start your own with {command_mention(env)} once it ends."
+    )
+
+
+def game_over(env: Any) -> str:
+    return f"This game is over. Start a new one with {command_mention(env)}."
+
+
+def invalid(env: Any) -> str:
+    return f"This button is not valid. Start a game with {command_mention(env)}."
+
+
+def busy(url: str) -> str:
+    return (
+        f"This channel already has a game on: [see it here]({url}). One game per channel at a time."
+    )
+
+
+# ------------------------------------------------------------------ Discord's limits
+
+
+def limit_problems(message: discord.Message) -> list[str]:
+    """How a received message breaks Discord's limits on components (empty: it does not)."""
+    components = walk(message.components)
+    problems = []
+    if len(components) > MAX_COMPONENTS:
+        problems.append(f"{len(components)} components")
+    if sum(map(len, texts(message))) > MAX_TEXT:
+        problems.append("too much text")
+    ids = [c.custom_id for c in components if getattr(c, "custom_id", None)]
+    problems += [f"custom_id too long: {i}" for i in ids if len(i) > MAX_CUSTOM_ID]
+    if len(set(ids)) != len(ids):
+        problems.append("custom_ids repeat")
+    for component in components:
+        if isinstance(component, discord.ActionRow) and len(component.children) > MAX_ROW_BUTTONS:
+            problems.append(f"a row of {len(component.children)}")
+    return problems
+
+
+def check_limits(message: discord.Message) -> None:
+    assert not limit_problems(message), limit_problems(message)
+
+
+def _payload_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for component in components:
+        yield component
+        yield from _payload_components(component.get("components") or [])
+        if component.get("accessory"):
+            yield from _payload_components([component["accessory"]])
+
+
+def payload_problems(payload: dict[str, Any]) -> list[str]:
+    """How a message body sent to Discord breaks its limits (empty: it does not)."""
+    components = list(_payload_components(payload.get("components") or []))
+    problems = []
+    if len(components) > MAX_COMPONENTS:
+        problems.append(f"{len(components)} components")
+    text_length = sum(len(c.get("content") or "") for c in components if c.get("type") == 10)
+    if text_length > MAX_TEXT:
+        problems.append(f"{text_length} characters of text")
+    ids = [c["custom_id"] for c in components if c.get("custom_id")]
+    problems += [f"custom_id too long: {i}" for i in ids if len(i) > MAX_CUSTOM_ID]
+    if len(set(ids)) != len(ids):
+        problems.append("custom_ids repeat")
+    for component in components:
+        if component.get("type") == 1 and len(component.get("components") or []) > 5:
+            problems.append(f"a row of {len(component['components'])}")
+    return problems
+
+
+def sent_messages(env: Any) -> list[dict[str, Any]]:
+    """Every message body the bot sent: interaction responses, follow-ups, edits, posts."""
+    bodies = []
+    for request in env.http_requests:
+        body = request.json
+        if not isinstance(body, dict) or request.method not in ("POST", "PATCH"):
+            continue
+        if request.path.endswith("/callback"):
+            body = body.get("data")
+        if isinstance(body, dict) and "components" in body:
+            bodies.append(body)
+    return bodies
+
+
+# ------------------------------------------------------------------ acting
 
 
 async def click_cell(actor, message: discord.Message, cell: tuple[int, int]):
@@ -95,3 +294,67 @@ async def click_cell(actor, message: discord.Message, cell: tuple[int, int]):
 async def click_control(actor, message: discord.Message, label: str):
     (button,) = [b for b in buttons(message)[9:] if b.label == label]
     return await actor.click(message, custom_id=button.custom_id)
+
+
+async def click_label(actor, message: discord.Message, label: str):
+    """Press the one button labelled `label` (a challenge's, a private answer's)."""
+    (button,) = [b for b in buttons(message) if b.label == label]
+    return await actor.click(message, custom_id=button.custom_id)
+
+
+async def resign(actor, board: discord.Message):
+    """Press Resign, then "Yes, resign" on the private question; the second result."""
+    asked = await click_control(actor, board, "Resign")
+    assert asked.followups[0].ephemeral, asked.followups
+    assert asked.followups[0].content == RESIGN_QUESTION
+    return await click_label(actor, asked.followups[0].message, "Yes, resign")
+
+
+# ------------------------------------------------------------------ the previous version
+
+LEGACY_EMOJI = {"X": "❌", "O": "⭕"}
+
+
+def legacy_id(verb: str, cells: str, x: int, o: int, level: str = "i", ending: str = "-") -> str:
+    """A custom_id as the previous version wrote it: ttt:<verb>:<board>:<x>:<o>:<level>:<end>."""
+    return f"ttt:{verb}:{cells}:{x}:{o}:{level}:{ending}"
+
+
+def legacy_board_view(
+    cells: str, x: int, o: int, level: str = "i", ending: str = "-", *, over: bool = False
+) -> discord.ui.View:
+    """The previous version's board: 3 rows of emoji cells and a Resign or Rematch row."""
+    view = discord.ui.View(timeout=None)
+    for index, code in enumerate(cells):
+        view.add_item(
+            discord.ui.Button(
+                style=discord.ButtonStyle.secondary,
+                label="\u200b" if code == "-" else None,
+                emoji=LEGACY_EMOJI.get(code),
+                custom_id=legacy_id(str(index), cells, x, o, level, ending),
+                disabled=over or code != "-",
+                row=index // 3,
+            )
+        )
+    verb, label = ("m", "Rematch") if over else ("r", "Resign")
+    view.add_item(
+        discord.ui.Button(
+            style=discord.ButtonStyle.primary if over else discord.ButtonStyle.danger,
+            label=label,
+            custom_id=legacy_id(verb, cells, x, o, level, ending),
+            row=3,
+        )
+    )
+    return view
+
+
+async def post_as_bot(env: Any, channel: Any, content: str, view: discord.ui.View):
+    """A message the bot posted itself (a board of the previous version, a forged button)."""
+    await env.bot.get_channel(channel.id).send(content, view=view)
+    return channel.last_message
+
+
+async def post_forged(env: Any, channel: Any, custom_id: str, content: str = "a forged board"):
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="forged", custom_id=custom_id))
+    return await post_as_bot(env, channel, content, view)

@@ -1,4 +1,4 @@
-"""The click decision, exhaustively: every reachable board × every button × every clicker.
+"""The click decision, exhaustively: every reachable board, every button, every clicker.
 
 The oracle below restates the rules a player would describe ("only the player to move can
 take an empty cell; a stranger can touch nothing"), in a different shape from policy.py, and
@@ -15,6 +15,7 @@ from bot.domain import policy
 from bot.domain.codec import Click, Verb, state_key
 from bot.domain.game import AI, Challenge, Ending, Game, freeze_board
 from bot.domain.policy import (
+    AskResign,
     Decline,
     Expire,
     Live,
@@ -74,7 +75,7 @@ def expected(game, verb, cell, user, *, live_matches=True, confirm_live=True):
     if not is_player:
         return ("refuse", Refusal.NOT_PLAYER)
     if verb is Verb.RESIGN:
-        return ("private", PrivateKind.ASK_RESIGN)
+        return ("ask_resign",)
     to_move = game.x_player if game.mark_to_move == ttt.X else game.o_player
     if verb is Verb.HINT:
         if AI not in (game.x_player, game.o_player):
@@ -101,6 +102,8 @@ def summary(decision):
             return ("start",)
         case Resign():
             return ("resign",)
+        case AskResign():
+            return ("ask_resign",)
         case Expire():
             return ("expire",)
         case Decline():
@@ -150,7 +153,11 @@ def test_an_accepted_move_plays_the_cell_and_the_bots_reply(positions):
             assert isinstance(decision, Update)
             new = decision.new
             assert new.board[cell[0]][cell[1]] == game.mark_to_move
-            placed = sum(a != b for ra, rb in zip(game.board, new.board) for a, b in zip(ra, rb))
+            placed = sum(
+                a != b
+                for ra, rb in zip(game.board, new.board, strict=True)
+                for a, b in zip(ra, rb, strict=True)
+            )
             bot_replied = game.vs_ai and not game.play(cell).is_over
             assert placed == (2 if bot_replied else 1)
             assert new.is_over or new.player_to_move == human or not game.vs_ai

@@ -96,14 +96,22 @@ class Start:
 class PrivateKind(Enum):
     HINT = auto()
     REVIEW = auto()
-    ASK_RESIGN = auto()
 
 
 @dataclass(frozen=True, slots=True)
 class Private:
-    """Answer the clicker alone about `game` (a hint, a review, a resign confirmation)."""
+    """Answer the clicker alone about `game`: a hint or a review."""
 
     kind: PrivateKind
+    game: Game
+
+
+@dataclass(frozen=True, slots=True)
+class AskResign:
+    """Ask the player privately to confirm. The board is redrawn as it is, so that this
+    click's token, which can edit it, is the one a confirmation uses (even after a restart)."""
+
+    old: Live | None
     game: Game
 
 
@@ -123,7 +131,7 @@ class Decline:
     challenge: Challenge
 
 
-Decision = Refuse | Update | Expire | Start | Private | Resign | Decline
+Decision = Refuse | Update | Expire | Start | Private | AskResign | Resign | Decline
 
 
 def idle_seconds(state: State, game_timeout: float) -> float:
@@ -230,7 +238,7 @@ def _on_game(
     if game.mark_of(user_id) is None:
         return Refuse(Refusal.NOT_PLAYER, game)
     if click.verb is Verb.RESIGN:
-        return Private(PrivateKind.ASK_RESIGN, game)
+        return AskResign(live, game)
     if click.verb is Verb.HINT:
         if not game.vs_ai:
             return Refuse(Refusal.HINT_VS_BOT_ONLY, game)
@@ -251,6 +259,7 @@ def _on_game(
 __all__ = [
     "AI",
     "CHALLENGE_SECONDS",
+    "AskResign",
     "Decision",
     "Decline",
     "Expire",

@@ -197,12 +197,16 @@ def _controls(game: Game, retired: bool, _: Translate) -> tuple[ButtonSpec, ...]
     def control(verb: Verb, style: discord.ButtonStyle, label: str, emoji: str) -> ButtonSpec:
         return ButtonSpec(codec.control_id(game, verb), style, label, emoji)
 
-    review = control(Verb.REVIEW, discord.ButtonStyle.secondary, _("Review"), "📜")
     if game.is_over:
-        if retired or game.moves is None:  # an old board's move order is unknown: no review
-            return (review,) if game.moves is not None else ()
         rematch = control(Verb.REMATCH, discord.ButtonStyle.primary, _("Rematch"), "🔁")
-        return (rematch, review)
+        review = control(Verb.REVIEW, discord.ButtonStyle.secondary, _("Review"), "📜")
+        # A retired board has had its rematch; a board from before move lists were kept
+        # cannot be reviewed.
+        return tuple(
+            button
+            for button, offered in ((rematch, not retired), (review, game.moves is not None))
+            if offered
+        )
     resign = control(Verb.RESIGN, discord.ButtonStyle.secondary, _("Resign"), "🏳️")
     if game.vs_ai:
         return (control(Verb.HINT, discord.ButtonStyle.secondary, _("Hint"), "💡"), resign)
