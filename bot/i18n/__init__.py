@@ -1,0 +1,212 @@
+"""Every user-facing string of the bot, in the 32 languages Discord supports.
+
+gettext catalogs handled with Babel, rather than Fluent: the runtime is the standard library's
+`gettext`; Babel brings each locale's plural rules from CLDR and the extract/merge tooling; and
+translators edit standard ``.po`` files that their tools (Weblate, Poedit) already know.
+
+The source language is English (en-US): the English text is the message id, so en-US needs no
+catalog. Placeholders are named ``str.format`` fields, filled in after translation::
+
+    from bot.i18n import translations
+
+    tr = translations(interaction.locale)  # "de", "pt-BR", a discord.Locale, None...
+    tr.gettext("{player} to move").format(player=mention)
+    tr.ngettext("{n} second", "{n} seconds", n).format(n=n)
+    tr.pgettext("button", "Resign")
+
+Each other locale has ``locales/<code>/LC_MESSAGES/bot.po`` (template: ``bot.pot``). Nothing
+binary is committed: on first use a ``.po`` is read with Babel, compiled to an in-memory ``.mo``
+and parsed by `gettext`, then cached for the life of the process. ``python -m tools.i18n``
+extracts, merges and checks the catalogs.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+import logging
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final
+
+import discord
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from discord import app_commands
+
+__all__ = [
+    "DOMAIN",
+    "LOCALES",
+    "SOURCE_LOCALE",
+    "CommandTranslator",
+    "babel_locale",
+    "catalog_path",
+    "compile_catalog",
+    "normalize",
+    "read_catalog",
+    "translations",
+]
+
+log = logging.getLogger(__name__)
+
+SOURCE_LOCALE: Final[str] = "en-US"
+LOCALES: Final[tuple[str, ...]] = tuple(locale.value for locale in discord.Locale)
+
+DOMAIN: Final = "bot"
+PACKAGE_DIR: Final = Path(__file__).resolve().parent
+LOCALES_DIR: Final = PACKAGE_DIR / "locales"
+TEMPLATE_PATH: Final = PACKAGE_DIR / f"{DOMAIN}.pot"
+
+# Discord's codes are BCP 47 tags; Babel (CLDR) names three of them differently.
+_BABEL_IDS: Final = {"zh-CN": "zh_Hans_CN", "zh-TW": "zh_Hant_TW", "no": "nb"}
+# For tags Discord does not send itself: the code that stands for a bare language.
+_LANGUAGE_DEFAULTS: Final = {
+    "en": "en-US",
+    "es": "es-ES",
+    "nb": "no",
+    "nn": "no",
+    "pt": "pt-BR",
+    "sv": "sv-SE",
+    "zh": "zh-CN",
+}
+_BY_KEY: Final = {code.lower(): code for code in LOCALES}
+_SOURCE: Final = gettext.NullTranslations()
+
+
+def normalize(locale: str | discord.Locale | None) -> str:
+    """The supported Discord locale code for `locale`, or SOURCE_LOCALE.
+
+    Case and ``_``/``-`` do not matter ("pt_br" is "pt-BR"). Other tags fall back to their
+    language: "de-AT" is "de", "es-MX" is "es-419", "zh-Hant-HK" is "zh-TW", "pt" is "pt-BR";
+    anything unknown is English.
+    """
+    if locale is None:
+        return SOURCE_LOCALE
+    key = str(locale).strip().replace("_", "-").lower()
+    if key in _BY_KEY:
+        return _BY_KEY[key]
+    language, *rest = key.split("-")
+    if language == "zh" and {"hant", "tw", "hk", "mo"} & set(rest):
+        return "zh-TW"
+    if language == "es" and rest:
+        return "es-419"  # es-ES matched exactly above; other regions are Latin American
+    return _BY_KEY.get(language) or _LANGUAGE_DEFAULTS.get(language, SOURCE_LOCALE)
+
+
+def babel_locale(code: str) -> str:
+    """Babel's (CLDR's) identifier for a Discord locale code: "pt-BR" -> "pt_BR", "no" -> "nb"."""
+    return _BABEL_IDS.get(code, code.replace("-", "_"))
+
+
+def catalog_path(code: str) -> Path:
+    """Where the catalog of a Discord locale code lives (en-US has none: it is the source)."""
+    return LOCALES_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def read_catalog(path: Path) -> Catalog:
+    """Parse a .po file; raises babel's PoFileError on a syntax error."""
+    with path.open("rb") as file:
+        return read_po(file, abort_invalid=True)
+
+
+def compile_catalog(catalog: Catalog) -> gettext.GNUTranslations:
+    """Compile to an in-memory .mo and load it with gettext. Fuzzy and untranslated entries are
+    left out, so gettext falls back to the English msgid for them."""
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+def translations(locale: str | discord.Locale | None) -> gettext.NullTranslations:
+    """The catalog for a Discord locale ("pt-BR", "es-419", "zh-CN", a discord.Locale...),
+    cached; unknown or None gives the source (English) NullTranslations. Use its .gettext,
+    .ngettext and .pgettext."""
+    return _load(normalize(locale))
+
+
+@functools.cache
+def _load(code: str) -> gettext.NullTranslations:
+    if code == SOURCE_LOCALE:
+        return _SOURCE
+    path = catalog_path(code)
+    try:
+        return compile_catalog(read_catalog(path))
+    except Exception:
+        # `python -m tools.i18n check` and the tests catch this before a release; at run time a
+        # broken catalog must not break the game, so that language shows English.
+        log.exception("Cannot load %s: showing English instead", path)
+        return _SOURCE
+
+
+# Discord's limits for localized names (lowercase, no spaces, 1-32) and other texts (1-100).
+_NAME_LOCATIONS: Final = frozenset(
+    {
+        app_commands.TranslationContextLocation.command_name,
+        app_commands.TranslationContextLocation.group_name,
+        app_commands.TranslationContextLocation.parameter_name,
+    }
+)
+
+
+def _acceptable(text: str, location: app_commands.TranslationContextLocation) -> bool:
+    if location not in _NAME_LOCATIONS:
+        return 1 <= len(text) <= 100
+    return (
+        1 <= len(text) <= 32
+        and text == text.lower()
+        and all(char in "-_" or unicodedata.category(char)[0] in "LNM" for char in text)
+    )
+
+
+class CommandTranslator(app_commands.Translator):
+    """Localizes slash commands (names, descriptions, parameters, choices) from the same catalogs.
+
+    The locale_str's English text is the msgid; ``locale_str("...", context="...")`` looks the
+    message up with pgettext. Returns None (Discord then shows the English default) when the
+    catalog has no translation, or when a name breaks Discord's rules (lowercase, no spaces,
+    at most 32 characters), which would make Discord refuse the whole command.
+    Install it in setup_hook, before syncing::
+
+        await bot.tree.set_translator(CommandTranslator())
+    """
+
+    def __init__(self, catalogs: Callable[[str], gettext.NullTranslations] = translations) -> None:
+        self._catalogs = catalogs
+
+    async def load(self) -> None:
+        """Load every catalog once at start-up, so that a broken one shows in the log at once."""
+        for code in LOCALES:
+            self._catalogs(code)
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        code = locale.value
+        if code == SOURCE_LOCALE or code not in LOCALES:
+            return None
+        catalog = self._catalogs(code)
+        message = string.message
+        msgctxt = string.extras.get("context")
+        if isinstance(msgctxt, str):
+            text = catalog.pgettext(msgctxt, message)
+        else:
+            text = catalog.gettext(message)
+        if text == message:
+            return None
+        if not _acceptable(text, context.location):
+            log.warning(
+                "Ignoring the %s translation %r of %r: Discord does not accept it as a %s",
+                code,
+                text,
+                message,
+                context.location.name,
+            )
+            return None
+        return text
