@@ -1,25 +1,42 @@
 """`python -m bot`: read .env and the environment, set up logging, run until stopped.
 
+`python -m bot --demo` instead runs the bot, with no token, in SimCord's local preview page.
+
 Exit codes: 0 after a clean shutdown (SIGTERM, Ctrl-C), 1 when Discord rejects the token or
-cannot be reached, 2 for a missing or invalid setting.
+cannot be reached (or, for --demo, a package is missing), 2 for a missing or invalid setting
+or command-line option.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import os
+import re
 import signal
 import sys
+import textwrap
+from collections.abc import Sequence
+from typing import TextIO
 
 import aiohttp
 import discord
 from dotenv import find_dotenv, load_dotenv
 
 from .client import TicTacToeBot
-from .settings import Settings, SettingsError
+from .settings import Settings, SettingsError, describe_settings, log_level_from_env
 
 log = logging.getLogger(__name__)
+
+HELP_WIDTH = 78
+DEMO_HOST = "127.0.0.1"
+DEFAULT_DEMO_PORT = 8765
+# An unknown option that is safe to repeat in an error message (a token has upper-case letters).
+OPTION_NAME = re.compile(r"--?[a-z][a-z0-9-]*(=.*)?")
+# The layout of discord.py's colour formatter, without its colour codes.
+LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s %(message)s"
+LOG_DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 
 
 async def run(settings: Settings) -> int:
@@ -60,15 +77,132 @@ async def close_when_set(stopping: asyncio.Event, bot: TicTacToeBot) -> None:
     await bot.close()
 
 
-def main() -> int:
-    # .env in the working directory (or above it); real environment variables win over it.
-    load_dotenv(find_dotenv(usecwd=True))
+def log_formatter(stream: TextIO) -> logging.Formatter:
+    """discord.py's colour formatter on a terminal; the same layout, uncoloured, elsewhere.
+
+    discord.utils.setup_logging also colours when it thinks it runs in Docker, which puts ANSI
+    codes into log files and hosts' log viewers: only a real terminal gets colour here.
+    """
+    isatty = getattr(stream, "isatty", None)
+    if callable(isatty) and isatty():
+        return discord.utils._ColourFormatter()
+    return logging.Formatter(LOG_FORMAT, LOG_DATE_FORMAT)
+
+
+def setup_logging(level: int, stream: TextIO | None = None) -> None:
+    """Log everything at `level` and above (discord.py's records too) to `stream` (stderr)."""
+    handler = logging.StreamHandler(sys.stderr if stream is None else stream)
+    handler.setFormatter(log_formatter(handler.stream))
+    root = logging.getLogger()
+    root.setLevel(level)
+    root.addHandler(handler)
+
+
+def port_number(text: str) -> int:
     try:
-        settings = Settings.from_env(os.environ)
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 1 to 65535, not {text!r}")
+    return port
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bot",
+        description=textwrap.fill(
+            "Run the Tic-Tac-Toe Discord bot until it is stopped (SIGTERM or Ctrl-C). Settings "
+            "come from the environment, or from a .env file in the directory you start the bot "
+            "from (the environment wins).",
+            HELP_WIDTH,
+        ),
+        epilog=f"settings:\n{describe_settings(HELP_WIDTH)}\n\nexit codes:\n"
+        + textwrap.fill(
+            "0 after a clean shutdown, 1 when Discord rejects the token or cannot be reached, "
+            "2 for a missing or invalid setting or option.",
+            HELP_WIDTH,
+            initial_indent="  ",
+            subsequent_indent="  ",
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    demo = parser.add_argument_group("demo (no Discord account or token needed)")
+    demo.add_argument(
+        "--demo",
+        action="store_true",
+        help="run the bot in SimCord's local preview page in a web browser instead of on Discord",
+    )
+    demo.add_argument(
+        "--port",
+        type=port_number,
+        metavar="N",
+        help=f"with --demo: serve the preview page on http://{DEMO_HOST}:N "
+        f"(default {DEFAULT_DEMO_PORT})",
+    )
+    demo.add_argument(
+        "--no-browser",
+        action="store_true",
+        help="with --demo: do not open a web browser on the preview page",
+    )
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        # Named, not echoed: someone may have pasted the token on the command line.
+        options = [arg.partition("=")[0] for arg in unknown if OPTION_NAME.fullmatch(arg)]
+        others = len(unknown) - len(options)
+        listed = ", ".join([*options, f"{others} other argument(s)"] if others else options)
+        parser.error(
+            f"unrecognized arguments: {listed} (settings such as DISCORD_TOKEN go in "
+            "the environment or a .env file: see --help)"
+        )
+    if not args.demo:
+        given = [
+            option
+            for option, used in [
+                ("--port", args.port is not None),
+                ("--no-browser", args.no_browser),
+            ]
+            if used
+        ]
+        if given:
+            parser.error(f"{', '.join(given)}: only allowed with --demo")
+    return args
+
+
+def demo(port: int, open_browser: bool) -> int:
+    try:
+        log_level = log_level_from_env(os.environ)
     except SettingsError as error:
         sys.stderr.write(f"error: {error}\n")
         return 2
-    discord.utils.setup_logging(level=settings.logging_level)
+    setup_logging(logging.getLevelNamesMapping()[log_level])
+    try:
+        # Imported here so that running the real bot never imports SimCord.
+        from .demo import run_demo
+    except ModuleNotFoundError as error:
+        if not error.name or error.name.partition(".")[0] == __package__:
+            raise  # a bug in this project, not a missing package
+        package = error.name.partition(".")[0]
+        hint = "python -m pip install -r requirements.txt"
+        sys.stderr.write(f"error: --demo needs the {package} package: {hint}\n")
+        return 1
+    return run_demo(host=DEMO_HOST, port=port, open_browser=open_browser)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    # .env in the working directory (or above it); real environment variables win over it.
+    load_dotenv(find_dotenv(usecwd=True))
+    if args.demo:
+        port = DEFAULT_DEMO_PORT if args.port is None else args.port
+        return demo(port, open_browser=not args.no_browser)
+    try:
+        settings = Settings.from_env(os.environ)
+    except SettingsError as error:
+        for problem in error.problems:
+            sys.stderr.write(f"error: {problem}\n")
+        return 2
+    setup_logging(settings.logging_level)
     # This bot has no voice features: skip discord.py's start-up warnings about voice libraries.
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     return asyncio.run(run(settings))

@@ -1,16 +1,26 @@
-"""The bot's settings, read once from the environment and validated."""
+"""The bot's settings, read once from the environment and validated.
+
+`SETTINGS` is the one description of every setting: `python -m bot --help` prints it, and
+`.env.example` is rendered from it (`env_example()`; a test keeps the file in step).
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+import textwrap
+import unicodedata
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 DEFAULT_GAME_TIMEOUT_SECONDS = 600
 # An interaction token lasts 15 minutes; the idle timeout edits the board with the last one.
 MAX_GAME_TIMEOUT_SECONDS = 840
 MIN_GAME_TIMEOUT_SECONDS = 30
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+DEFAULT_LOG_LEVEL = "INFO"
+
+_T = TypeVar("_T")
 
 MISSING_TOKEN_HELP = (
     "DISCORD_TOKEN is not set. Get a bot token from the Discord Developer Portal "
@@ -20,12 +30,60 @@ MISSING_TOKEN_HELP = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class SettingInfo:
+    """One environment variable, as documented in --help and .env.example."""
+
+    name: str
+    default: str  # as written in .env.example; "" when there is none
+    meaning: str
+    required: bool = False
+
+
+SETTINGS: tuple[SettingInfo, ...] = (
+    SettingInfo(
+        "DISCORD_TOKEN",
+        "",
+        "The bot's token: Developer Portal > your application > Bot > Reset Token. "
+        "Keep it secret; the bot never logs it.",
+        required=True,
+    ),
+    SettingInfo(
+        "DISCORD_GUILD_ID",
+        "",
+        "A development server's ID: the slash command is registered there only, and changes "
+        "show up at once (global commands can take a while to reach every server). Leave it "
+        "empty to register the command in every server.",
+    ),
+    SettingInfo(
+        "GAME_TIMEOUT_SECONDS",
+        str(DEFAULT_GAME_TIMEOUT_SECONDS),
+        "Seconds without a move before a game expires and frees its channel: "
+        f"{MIN_GAME_TIMEOUT_SECONDS} to {MAX_GAME_TIMEOUT_SECONDS} (an interaction token is "
+        "valid for 15 minutes).",
+    ),
+    SettingInfo(
+        "LOG_LEVEL",
+        DEFAULT_LOG_LEVEL,
+        f"{', '.join(LOG_LEVELS[:-1])} or {LOG_LEVELS[-1]}.",
+    ),
+)
+
+
 class SettingsError(ValueError):
-    """A setting is missing or invalid; the message names the variable and what to do."""
+    """One or more settings are missing or invalid.
+
+    `problems` holds one line per bad setting, each naming the variable and what to do; str()
+    of the error is those lines joined by newlines.
+    """
+
+    def __init__(self, *problems: str) -> None:
+        super().__init__("\n".join(problems))
+        self.problems: tuple[str, ...] = problems
 
 
 class MissingTokenError(SettingsError):
-    """DISCORD_TOKEN is not set."""
+    """DISCORD_TOKEN is not set (other settings may be bad too: see `problems`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,21 +95,32 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Settings:
-        """Build settings from environment variables; raise SettingsError naming a bad one."""
-        token = environ.get("DISCORD_TOKEN", "").strip()
-        if not token:
-            raise MissingTokenError(MISSING_TOKEN_HELP)
+        """Build settings from environment variables.
+
+        Raises SettingsError listing every bad setting at once (MissingTokenError when
+        DISCORD_TOKEN is one of them).
+        """
+        problems: list[str] = []
+
+        def check(parse: Callable[[Mapping[str, str]], _T], fallback: _T) -> _T:
+            try:
+                return parse(environ)
+            except SettingsError as error:
+                problems.extend(error.problems)
+                return fallback
+
+        token = check(_token, "")
+        guild_id = check(_guild_id, None)
+        game_timeout_seconds = check(_game_timeout_seconds, DEFAULT_GAME_TIMEOUT_SECONDS)
+        log_level = check(log_level_from_env, DEFAULT_LOG_LEVEL)
+        if problems:
+            error_type = MissingTokenError if MISSING_TOKEN_HELP in problems else SettingsError
+            raise error_type(*problems)
         return cls(
             token=token,
-            guild_id=_optional_snowflake(environ, "DISCORD_GUILD_ID"),
-            game_timeout_seconds=_bounded_int(
-                environ,
-                "GAME_TIMEOUT_SECONDS",
-                DEFAULT_GAME_TIMEOUT_SECONDS,
-                MIN_GAME_TIMEOUT_SECONDS,
-                MAX_GAME_TIMEOUT_SECONDS,
-            ),
-            log_level=_log_level(environ),
+            guild_id=guild_id,
+            game_timeout_seconds=game_timeout_seconds,
+            log_level=log_level,
         )
 
     @property
@@ -59,24 +128,65 @@ class Settings:
         return logging.getLevelNamesMapping()[self.log_level]
 
 
-def _optional_snowflake(environ: Mapping[str, str], name: str) -> int | None:
-    raw = environ.get(name, "").strip()
+def log_level_from_env(environ: Mapping[str, str]) -> str:
+    """LOG_LEVEL, upper-cased; INFO when unset. Raises SettingsError if it is not a level."""
+    raw = environ.get("LOG_LEVEL", "").strip()
+    if not raw:
+        return DEFAULT_LOG_LEVEL
+    if raw.upper() not in LOG_LEVELS:
+        raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {raw!r}")
+    return raw.upper()
+
+
+def _token(environ: Mapping[str, str]) -> str:
+    token = environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise SettingsError(MISSING_TOKEN_HELP)
+    flaw = _token_flaw(token)
+    if flaw:
+        # Never echo the token itself: the message may end up in a log or a bug report.
+        raise SettingsError(
+            f"DISCORD_TOKEN contains {flaw}, so it cannot be a bot token: copy it again from "
+            "the Developer Portal (Bot > Reset Token) as a single line with no spaces"
+        )
+    return token
+
+
+def _token_flaw(token: str) -> str | None:
+    """What makes this (already stripped) token impossible, described without quoting it."""
+    for char in token:
+        if char in "\r\n":
+            return "a line break"
+        if char == "\t":
+            return "a tab"
+        if char.isspace():
+            return "a space"
+        if unicodedata.category(char) in ("Cc", "Cf"):
+            return f"an invisible control character (U+{ord(char):04X})"
+    return None
+
+
+def _guild_id(environ: Mapping[str, str]) -> int | None:
+    raw = environ.get("DISCORD_GUILD_ID", "").strip()
     if not raw:
         return None
     if not raw.isdigit() or not 15 <= len(raw) <= 20:
         raise SettingsError(
-            f"{name} must be a server ID (a number of 15-20 digits: right-click the server "
-            f"> Copy Server ID), not {raw!r}"
+            "DISCORD_GUILD_ID must be a server ID (a number of 15-20 digits: right-click the "
+            f"server > Copy Server ID), not {raw!r}"
         )
     return int(raw)
 
 
-def _bounded_int(
-    environ: Mapping[str, str], name: str, default: int, minimum: int, maximum: int
-) -> int:
+def _game_timeout_seconds(environ: Mapping[str, str]) -> int:
+    name, minimum, maximum = (
+        "GAME_TIMEOUT_SECONDS",
+        MIN_GAME_TIMEOUT_SECONDS,
+        MAX_GAME_TIMEOUT_SECONDS,
+    )
     raw = environ.get(name, "").strip()
     if not raw:
-        return default
+        return DEFAULT_GAME_TIMEOUT_SECONDS
     try:
         value = int(raw)
     except ValueError:
@@ -88,10 +198,37 @@ def _bounded_int(
     return value
 
 
-def _log_level(environ: Mapping[str, str]) -> str:
-    raw = environ.get("LOG_LEVEL", "").strip()
-    if not raw:
-        return "INFO"
-    if raw.upper() not in LOG_LEVELS:
-        raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {raw!r}")
-    return raw.upper()
+def describe_settings(width: int = 100) -> str:
+    """Every setting with its default and meaning, for `python -m bot --help`."""
+    lines = []
+    for setting in SETTINGS:
+        if setting.required:
+            status = "required"
+        else:
+            status = f"optional, default {setting.default or 'none'}"
+        lines.append(f"  {setting.name} ({status})")
+        lines += textwrap.wrap(
+            setting.meaning, width, initial_indent=" " * 6, subsequent_indent=" " * 6
+        )
+    return "\n".join(lines)
+
+
+ENV_EXAMPLE_HEADER = (
+    "# Copy this file to .env (in the directory you start the bot from) and fill in "
+    "DISCORD_TOKEN.\n# Real environment variables take precedence over this file.\n"
+)
+
+
+def env_example(width: int = 100) -> str:
+    """The text of .env.example: every setting, commented, set to its default."""
+    blocks = [ENV_EXAMPLE_HEADER]
+    for setting in SETTINGS:
+        if setting.required:
+            text = f"Required. {setting.meaning}"
+        elif setting.default:
+            text = f"Optional. {setting.meaning} Default {setting.default}."
+        else:
+            text = f"Optional. {setting.meaning}"
+        comment = textwrap.wrap(text, width, initial_indent="# ", subsequent_indent="# ")
+        blocks.append("\n".join([*comment, f"{setting.name}={setting.default}"]) + "\n")
+    return "\n".join(blocks)

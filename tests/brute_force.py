@@ -152,3 +152,53 @@ def all_grids():
     for _ in range(9):
         grids = [(*grid, cell) for grid in grids for cell in cells]
     return grids
+
+
+def fork_cells(cells, mark):
+    """Empty cells where `mark` would then have two or more cells completing a line."""
+    forks = set()
+    for index in empties(cells):
+        after = (*cells[:index], mark, *cells[index + 1 :])
+        if len(winning_cells(after, mark)) >= 2:
+            forks.add(index)
+    return forks
+
+
+def holding_moves(cells):
+    """Moves that keep the mover's perfect-play score (win, draw or loss), however slowly."""
+    score, _ = solve(cells)
+    return {index for index in empties(cells) if move_outcome(cells, index)[0] == score}
+
+
+def verdict_of(cells, index):
+    """'best' for an optimal move, 'inaccurate' for the same score reached worse (a slower win,
+    a quicker loss), 'mistake' for a lower score."""
+    if index in best_moves(cells):
+        return "best"
+    return "inaccurate" if index in holding_moves(cells) else "mistake"
+
+
+@cache
+def paths_to_positions():
+    """One move sequence (cell indexes, from the empty board) reaching each reachable position."""
+    paths = {EMPTY_POSITION: ()}
+    stack = [EMPTY_POSITION]
+    while stack:
+        cells = stack.pop()
+        if is_over(cells):
+            continue
+        for index in empties(cells):
+            child = play(cells, index)
+            if child not in paths:
+                paths[child] = (*paths[cells], index)
+                stack.append(child)
+    return paths
+
+
+def replay(indexes):
+    """The position after playing the cell indexes in order from the empty board."""
+    cells = EMPTY_POSITION
+    for index in indexes:
+        assert not is_over(cells)
+        cells = play(cells, index)
+    return cells

@@ -13,9 +13,20 @@ import sys
 from pathlib import Path
 
 import pytest
+from brute_force import is_over, reachable_positions, to_board
 
-from tictactoe import O, X, initial_state, result
-from tictactoe.cli import cell_number, describe_cell, draw_board, main, outcome_message, parse_cell
+from tictactoe import O, X, cell_action, hint, initial_state, result, review
+from tictactoe.cli import (
+    cell_number,
+    describe_cell,
+    describe_hint,
+    describe_review,
+    draw_board,
+    main,
+    outcome_message,
+    parse_cell,
+    reason_sentence,
+)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,6 +62,12 @@ def play(*lines: str, args: tuple[str, ...] = ()) -> tuple[int, str]:
     terminal = Terminal(*lines)
     code = main(list(args), input_fn=terminal.input, output=terminal.screen)
     return code, terminal.text
+
+
+def split_review(text: str) -> tuple[str, str]:
+    """The game as played, and the review printed after it ("" when there is none)."""
+    game, marker, rest = text.partition("\nReview of the game")
+    return game, (marker.lstrip("\n") + rest)
 
 
 def last_board(text: str) -> list[str]:
@@ -152,25 +169,33 @@ def test_outcome_message_speaks_from_the_humans_side() -> None:
 @pytest.mark.parametrize("side", [X, O])
 def test_a_losing_line_against_impossible_ends_with_the_ai_winning(side: str, seed: int) -> None:
     code, text = play(*LOSING_LINE, args=("--play-as", side, "--seed", str(seed)))
+    game, game_review = split_review(text)
 
     assert code == 0
-    assert re.search(r"\nThe AI wins with three in a row on cells \d, \d, \d\.\n$", text)
+    assert re.search(r"\nThe AI wins with three in a row on cells \d, \d, \d\.\n$", game)
     assert "You win" not in text
     assert "Goodbye" not in text
-    # The final board is shown just before the result.
-    lines = text.rstrip().splitlines()
+    # The final board is shown just before the result, and the review comes after it.
+    lines = game.rstrip().splitlines()
     assert lines[-2] == ""
-    assert lines[-7:-2] == last_board(text)
+    assert lines[-7:-2] == last_board(game)
+    ai = O if side == X else X
+    assert game_review.startswith(f"Review of the game (you are {side}):\n  Move 1, X at cell ")
+    assert game_review.endswith(f"\nResult: {ai} won.\n")
 
 
 @pytest.mark.parametrize("seed", range(5))
 def test_a_careful_line_against_impossible_ends_in_a_draw(seed: int) -> None:
     code, text = play(*DRAWING_LINE, args=("--seed", str(seed)))
+    game, game_review = split_review(text)
 
     assert code == 0
-    assert text.rstrip().endswith("Draw: the board is full and nobody has three in a row.")
+    assert game.rstrip().endswith("Draw: the board is full and nobody has three in a row.")
     # A draw fills the board: no cell number is left.
-    assert not any(char.isdigit() for char in "".join(last_board(text)))
+    assert not any(char.isdigit() for char in "".join(last_board(game)))
+    # Nine moves, every one of them best, and no mistake to name.
+    assert game_review.count(": best\n") == 9
+    assert game_review.endswith("\nNo mistakes.\nResult: draw.\n")
 
 
 @pytest.mark.parametrize(
@@ -186,22 +211,28 @@ def test_a_careful_line_against_impossible_ends_in_a_draw(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_impossible_never_lets_the_human_win(line: list[str], side: str, seed: int) -> None:
     code, text = play(*line, args=("--play-as", side, "--seed", str(seed)))
+    game, game_review = split_review(text)
 
     assert code == 0
     assert "You win" not in text
-    final = text.rstrip().splitlines()[-1]
+    final = game.rstrip().splitlines()[-1]
     assert final.startswith(("The AI wins", "Draw"))
+    # Impossible plays perfectly: the review never faults the AI's moves.
+    ai = O if side == X else X
+    assert not re.search(rf"Move \d, {ai} at cell \d: (mistake|inaccurate)", game_review)
 
 
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard", "impossible"])
 @pytest.mark.parametrize("side", [X, O])
 def test_every_difficulty_plays_a_game_to_the_end(difficulty: str, side: str) -> None:
     code, text = play(*LOSING_LINE, args=("--play-as", side, "--difficulty", difficulty))
+    game, game_review = split_review(text)
 
     assert code == 0
     assert f"({difficulty})" in text
-    final = text.rstrip().splitlines()[-1]
+    final = game.rstrip().splitlines()[-1]
     assert final.startswith(("You win", "The AI wins", "Draw"))
+    assert re.search(r"\nResult: (X won|O won|draw)\.\n$", game_review)
 
 
 def test_playing_o_shows_the_ais_first_mark_before_the_first_prompt() -> None:
@@ -270,6 +301,171 @@ def test_play_as_random_picks_a_side() -> None:
     assert sides == {X, O}
 
 
+# --- hints -----------------------------------------------------------------------------------
+
+# The AI's replies here are forced (the only best move), whatever the seed: 1 is answered in the
+# centre, then X's threat on 3 is blocked, which threatens the diagonal 3-5-7.
+BLOCK_HINT = """\
+Hint for X:
+  cell 4: loss in 1
+  cell 6: loss in 1
+  cell 7: draw (best)
+  cell 8: loss in 1
+  cell 9: loss in 1
+O threatens the diagonal 3-5-7: only cell 7 stops it."""
+
+
+@pytest.mark.parametrize("word", ["hint", "Hint", " HINT ", "h", "?"])
+def test_hint_at_the_prompt_shows_every_free_cell_and_the_game_goes_on(word: str) -> None:
+    code, text = play(word, "5")
+
+    assert code == 0
+    assert (
+        f"Your turn (X): {word}\nHint for X:\n"
+        + "".join(f"  cell {number}: draw (best)\n" for number in range(1, 10))
+        + "Every move keeps the draw with best play.\n\nYour turn (X): 5\n\nYou played cell 5"
+    ) in text
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hint_names_the_threat_and_the_only_cell_that_stops_it(seed: int) -> None:
+    code, text = play("1", "2", "hint", args=("--seed", str(seed)))
+
+    assert code == 0
+    assert f"Your turn (X): hint\n{BLOCK_HINT}\n\nYour turn (X): " in text
+
+
+def test_hint_speaks_to_the_player_as_o() -> None:
+    # As O the AI opens; the hint is for O and the reason names X as the opponent.
+    _, text = play("hint", args=("--play-as", "O", "--seed", "0"))
+    assert "Your turn (O): hint\nHint for O:\n" in text
+
+
+def test_describe_hint_marks_every_best_cell() -> None:
+    board = [[X, X, None], [O, O, None], [None, None, None]]
+    assert describe_hint(hint(board)).splitlines() == [
+        "Hint for X:",
+        "  cell 3: win in 1 of your moves (best)",
+        "  cell 6: draw",
+        "  cell 7: loss in 1",
+        "  cell 8: loss in 1",
+        "  cell 9: loss in 1",
+        "You win at once with cell 3: it completes the row 1-2-3.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("cells", "sentence"),
+    [
+        ((), "Every move keeps the draw with best play."),
+        ((1,), "Take the centre, cell 5: every other move loses."),
+        ((5,), "Take a corner, cell 1, 3, 7 or 9: every other move loses."),
+        ((2,), "Only cell 1, 3, 5 or 8 keeps the draw: every other move loses."),
+        (
+            (1, 2),
+            "You can force a win: playing cell 4, 5 or 7 makes a threat O must block, "
+            "and the attack goes on until you win.",
+        ),
+        (
+            (1, 5, 9),
+            "X could make two threats at once next move with cell 3 or 7: "
+            "playing cell 2, 4, 6 or 8 stops that.",
+        ),
+        ((1, 5, 9, 3), "O threatens the diagonal 3-5-7: only cell 7 stops it."),
+        ((1, 2, 5, 9), "Playing cell 4 or 7 makes two threats at once: O can block only one."),
+        (
+            (1, 2, 5, 9, 4),
+            "X threatens to complete a line at cells 6 and 7: you can block only one.",
+        ),
+        ((1, 2, 5, 9, 4, 6), "You win at once with cell 7: it completes the column 1-4-7."),
+        ((1, 2, 5, 9, 4, 3), "You win at once with cell 6 or 7: cell 6 completes the row 4-5-6."),
+    ],
+)
+def test_reason_sentences(cells: tuple[int, ...], sentence: str) -> None:
+    board = initial_state()
+    for number in cells:
+        board = result(board, cell_action(number))
+    assert reason_sentence(hint(board).reason) == sentence
+
+
+def test_the_unstoppable_fork_sentence() -> None:
+    board = [[None, None, X], [X, None, O], [None, X, O]]
+    assert reason_sentence(hint(board).reason) == (
+        "X can make two threats at once next move with cell 1, 2, 5 or 7, and no move stops it."
+    )
+
+
+def test_every_reachable_position_has_a_plain_sentence() -> None:
+    for cells in reachable_positions():
+        if is_over(cells):
+            continue
+        sentence = reason_sentence(hint(to_board(cells)).reason)
+        assert sentence.endswith("."), cells
+        assert sentence[0].isupper(), cells
+        assert "None" not in sentence, cells
+        assert "  " not in sentence, cells
+
+
+# --- the review at the end of a game ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_review_names_the_first_mistake_and_what_would_have_held(seed: int) -> None:
+    # X 1, O 5, X 2, O 3 (forced), X 8 ignores the diagonal 3-5-7: O completes it at once.
+    code, text = play("1", "2", "8", args=("--seed", str(seed)))
+    game, game_review = split_review(text)
+
+    assert code == 0
+    assert game.rstrip().endswith("The AI wins with three in a row on cells 3, 5, 7.")
+    assert game_review == (
+        "Review of the game (you are X):\n"
+        "  Move 1, X at cell 1: best\n"
+        "  Move 2, O at cell 5: best\n"
+        "  Move 3, X at cell 2: best\n"
+        "  Move 4, O at cell 3: best\n"
+        "  Move 5, X at cell 8: mistake, turned a draw into a loss\n"
+        "  Move 6, O at cell 7: best\n"
+        "First mistake: Move 5, X at cell 8, turned a draw into a loss; cell 7 kept the draw.\n"
+        "Result: O won.\n"
+    )
+
+
+def test_describe_review_words_every_verdict() -> None:
+    # X 9, O 8 (only the centre answers a corner), X 6; O 7 ignores X's threat on 3, losing
+    # sooner; X 5 makes two threats rather than winning at once on 3; then X wins on 1.
+    moves = [cell_action(n) for n in (9, 8, 6, 7, 5, 3, 1)]
+    assert describe_review(review(moves), O).splitlines() == [
+        "Review of the game (you are O):",
+        "  Move 1, X at cell 9: best",
+        "  Move 2, O at cell 8: mistake, turned a draw into a loss",
+        "  Move 3, X at cell 6: best",
+        "  Move 4, O at cell 7: inaccurate, a loss in 1 move instead of 2",
+        "  Move 5, X at cell 5: inaccurate, a win in 2 moves instead of 1",
+        "  Move 6, O at cell 3: best",
+        "  Move 7, X at cell 1: best",
+        "First mistake: Move 2, O at cell 8, turned a draw into a loss; cell 5 kept the draw.",
+        "Result: X won.",
+    ]
+
+
+def test_describe_review_of_an_unfinished_game() -> None:
+    # X 5, O 2: an edge against the centre loses; any corner would have held.
+    text = describe_review(review([cell_action(5), cell_action(2)]), X)
+    assert text.splitlines() == [
+        "Review of the game so far (you are X):",
+        "  Move 1, X at cell 5: best",
+        "  Move 2, O at cell 2: mistake, turned a draw into a loss",
+        "First mistake: Move 2, O at cell 2, turned a draw into a loss; "
+        "cell 1, 3, 7 or 9 kept the draw.",
+        "Result: unfinished.",
+    ]
+    assert describe_review(review([]), X).splitlines() == [
+        "Review of the game so far (you are X):",
+        "No mistakes.",
+        "Result: unfinished.",
+    ]
+
+
 # --- leaving ---------------------------------------------------------------------------------
 
 
@@ -287,7 +483,17 @@ def test_quit_leaves_with_exit_code_0(word: str) -> None:
     code, text = play("5", word)
 
     assert code == 0
-    assert text.endswith(f"Your turn (X): {word}\nYou left the game. Goodbye!\n")
+    # The moves played so far are reviewed before leaving.
+    assert f"Your turn (X): {word}\n\nReview of the game so far (you are X):\n" in text
+    assert text.endswith("\nResult: unfinished.\n\nYou left the game. Goodbye!\n")
+
+
+def test_quit_before_any_move_leaves_without_a_review() -> None:
+    code, text = play("q")
+
+    assert code == 0
+    assert text.endswith("Your turn (X): q\nYou left the game. Goodbye!\n")
+    assert "Review" not in text
 
 
 def test_ctrl_c_says_goodbye_and_exits_130() -> None:
@@ -337,7 +543,9 @@ def test_module_plays_a_full_game_from_stdin() -> None:
     assert process.returncode == 0
     assert process.stderr == ""
     assert "The AI (O) played cell " in process.stdout
-    assert process.stdout.rstrip().splitlines()[-1].startswith("The AI wins with three in a row")
+    game, game_review = split_review(process.stdout)
+    assert game.rstrip().splitlines()[-1].startswith("The AI wins with three in a row")
+    assert game_review.rstrip().endswith("Result: O won.")
 
 
 def test_module_exits_cleanly_when_stdin_closes_early() -> None:
@@ -354,6 +562,8 @@ def test_module_help_describes_the_flags_and_the_input_format() -> None:
     assert process.returncode == 0
     for text in ("--play-as", "--difficulty", "--seed", "impossible", "cell number 1-9", '"2,3"'):
         assert text in process.stdout
+    assert "Type hint" in process.stdout
+    assert "reviewed" in process.stdout
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")

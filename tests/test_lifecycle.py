@@ -7,6 +7,7 @@ aiohttp server in this test, which answers the few REST calls a start-up makes.
 import asyncio
 import json
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -34,6 +35,8 @@ START_THROUGH_LOOPBACK = (
     "sys.argv = ['bot']\n"
     "runpy.run_module('bot', run_name='__main__')\n"
 )
+# As in a container: discord.utils.setup_logging would then colour logs even into a pipe.
+START_AS_IN_DOCKER = "import discord.utils\ndiscord.utils.is_docker = lambda: True\n"
 
 
 def json_response(payload: object, status: int = 200) -> web.Response:
@@ -127,13 +130,19 @@ class FakeDiscord:
         }
 
 
-async def start_bot(fake: FakeDiscord, tmp_path: Path, token: str) -> asyncio.subprocess.Process:
+async def start_bot(
+    fake: FakeDiscord, tmp_path: Path, token: str | None, *, docker: bool = False
+) -> asyncio.subprocess.Process:
+    """`python -m bot` against the fake; token None: the token comes from tmp_path/.env."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GAME_", "LOG_"))}
-    env.update(PYTHONPATH=str(REPO), DISCORD_TOKEN=token)
+    env.update(PYTHONPATH=str(REPO))
+    if token is not None:
+        env.update(DISCORD_TOKEN=token)
+    script = START_AS_IN_DOCKER + START_THROUGH_LOOPBACK if docker else START_THROUGH_LOOPBACK
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-c",
-        START_THROUGH_LOOPBACK,
+        script,
         fake.url,
         cwd=tmp_path,
         env=env,
@@ -155,10 +164,25 @@ async def test_a_rejected_token_is_one_line_and_exit_1(tmp_path):
     assert BAD_TOKEN not in text
 
 
+async def test_logs_into_a_pipe_have_no_colour_codes_even_in_docker(tmp_path):
+    (tmp_path / ".env").write_text(f"DISCORD_TOKEN={BAD_TOKEN}\n")
+    async with FakeDiscord() as fake:
+        process = await start_bot(fake, tmp_path, None, docker=True)
+        output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
+    text = output.decode()
+    assert process.returncode == 1, text
+    assert "rejected DISCORD_TOKEN" in text
+    assert "\x1b[" not in text
+    # discord.py's layout, uncoloured: "2026-01-31 12:00:00 ERROR    __main__ Discord rejected ..."
+    error = next(line for line in text.splitlines() if "rejected DISCORD_TOKEN" in line)
+    assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d ERROR    __main__ Discord rejected", error)
+    assert BAD_TOKEN not in text
+
+
 async def read_until(process: asyncio.subprocess.Process, marker: str) -> str:
     """The child's output up to and including the first line containing `marker`."""
     assert process.stdout is not None
-    seen = []
+    seen: list[str] = []
     while True:
         line = (await asyncio.wait_for(process.stdout.readline(), timeout=60)).decode()
         assert line, "the bot exited early:\n" + "".join(seen)

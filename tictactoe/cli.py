@@ -6,7 +6,7 @@ import argparse
 import random
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from . import (
@@ -25,12 +25,29 @@ from . import (
     winner,
     winning_line,
 )
+from .review import (
+    GameResult,
+    Hint,
+    LineShape,
+    MoveReview,
+    Outcome,
+    Reason,
+    ReasonKind,
+    Review,
+    Value,
+    Verdict,
+    cell_number,
+    hint,
+    line_shape,
+    review,
+)
 
 EXIT_OK = 0
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for Ctrl-C
 
 RANDOM_SIDE = "random"
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
+HINT_WORDS = frozenset({"hint", "h", "?"})
 
 INPUT_HELP = 'a cell number 1-9, or a row and column 1-3 such as "2 3" or "2,3"'
 
@@ -38,12 +55,6 @@ _CELL_NUMBER = re.compile(r"[+-]?\d+")
 _ROW_AND_COLUMN = re.compile(r"([+-]?\d+)\s*(?:,|\s)\s*([+-]?\d+)")
 
 _ROW_SEPARATOR = "  ---+---+---"
-
-
-def cell_number(action: Action) -> int:
-    """Return the 1-9 number a person uses for the (i, j) action, counting row by row."""
-    i, j = action
-    return i * 3 + j + 1
 
 
 def describe_cell(action: Action) -> str:
@@ -102,6 +113,136 @@ def outcome_message(board: Board, human: str) -> str:
     return f"The AI wins with three in a row on cells {cells}."
 
 
+# --- hints and reviews in English (the engine gives data; the bot words it in its own languages)
+
+_OUTCOME_WORDS = {Outcome.WIN: "win", Outcome.DRAW: "draw", Outcome.LOSS: "loss"}
+_RESULT_WORDS = {
+    GameResult.X_WON: "X won",
+    GameResult.O_WON: "O won",
+    GameResult.DRAW: "draw",
+    GameResult.UNFINISHED: "unfinished",
+}
+_LINE_WORDS = {LineShape.ROW: "row", LineShape.COLUMN: "column", LineShape.DIAGONAL: "diagonal"}
+
+
+def describe_hint(advice: Hint) -> str:
+    """Every free cell's outcome for the player to move, the best ones marked, and why."""
+    lines = [f"Hint for {advice.player}:"]
+    for cell in advice.cells:
+        best = " (best)" if cell.action in advice.best else ""
+        lines.append(f"  cell {cell.number}: {_outcome_phrase(cell.value)}{best}")
+    lines.append(reason_sentence(advice.reason))
+    return "\n".join(lines)
+
+
+def reason_sentence(reason: Reason) -> str:
+    """One plain sentence saying why the best moves are best."""
+    them = reason.opponent
+    cells, theirs = reason.cells, reason.opponent_cells
+    line = _line_phrase(reason.line) if reason.line is not None else ""
+    match reason.kind:
+        case ReasonKind.WIN_NOW:
+            first = "it" if len(cells) == 1 else f"cell {cells[0]}"
+            return f"You win at once with {_cells(cells)}: {first} completes {line}."
+        case ReasonKind.BLOCK:
+            return f"{them} threatens {line}: only cell {cells[0]} stops it."
+        case ReasonKind.LOST_FORK:
+            return (
+                f"{them} threatens to complete a line at {_cells(theirs, 'and')}: "
+                "you can block only one."
+            )
+        case ReasonKind.FORK:
+            return f"Playing {_cells(cells)} makes two threats at once: {them} can block only one."
+        case ReasonKind.FORCE_WIN:
+            return (
+                f"You can force a win: playing {_cells(cells)} makes a threat {them} must block, "
+                "and the attack goes on until you win."
+            )
+        case ReasonKind.BLOCK_FORK:
+            return (
+                f"{them} could make two threats at once next move with {_cells(theirs)}: "
+                f"playing {_cells(cells)} stops that."
+            )
+        case ReasonKind.UNSTOPPABLE_FORK:
+            return (
+                f"{them} can make two threats at once next move with {_cells(theirs)}, "
+                "and no move stops it."
+            )
+        case ReasonKind.CENTRE:
+            return "Take the centre, cell 5: every other move loses."
+        case ReasonKind.CORNER:
+            return f"Take a corner, {_cells(cells)}: every other move loses."
+        case ReasonKind.KEEP_DRAW:
+            return f"Only {_cells(cells)} keeps the draw: every other move loses."
+        case ReasonKind.ANY_DRAWS:
+            return "Every move keeps the draw with best play."
+
+
+def describe_review(game: Review, human: str) -> str:
+    """The game move by move, the first mistake with what would have held, and the result."""
+    so_far = "" if game.result is not GameResult.UNFINISHED else " so far"
+    lines = [f"Review of the game{so_far} (you are {human}):"]
+    lines += [
+        f"  Move {move.ply}, {move.player} at cell {move.number}: {_verdict_phrase(move)}"
+        for move in game.moves
+    ]
+    mistake = game.first_mistake
+    if mistake is None:
+        lines.append("No mistakes.")
+    else:
+        held = sorted(cell_number(action) for action in mistake.held_by)
+        lines.append(
+            f"First mistake: Move {mistake.ply}, {mistake.player} at cell {mistake.number}, "
+            f"{_turned(mistake)}; {_cells(held)} kept the {_OUTCOME_WORDS[mistake.before.outcome]}."
+        )
+    lines.append(f"Result: {_RESULT_WORDS[game.result]}.")
+    return "\n".join(lines)
+
+
+def _outcome_phrase(value: Value) -> str:
+    if value.outcome is Outcome.WIN:
+        return f"win in {value.own_moves} of your moves"
+    if value.outcome is Outcome.LOSS:
+        return f"loss in {value.own_moves}"
+    return "draw"
+
+
+def _verdict_phrase(move: MoveReview) -> str:
+    if move.verdict is Verdict.BEST:
+        return "best"
+    if move.verdict is Verdict.MISTAKE:
+        return f"mistake, {_turned(move)}"
+    # Inaccurate: the same outcome, only a slower win or a quicker loss.
+    after, before = move.after, move.before
+    return (
+        f"inaccurate, a {_OUTCOME_WORDS[after.outcome]} in {_moves(after.own_moves)} "
+        f"instead of {before.own_moves}"
+    )
+
+
+def _turned(move: MoveReview) -> str:
+    before, after = _OUTCOME_WORDS[move.before.outcome], _OUTCOME_WORDS[move.after.outcome]
+    return f"turned a {before} into a {after}"
+
+
+def _moves(count: int) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"
+
+
+def _cells(numbers: Sequence[int], conjunction: str = "or") -> str:
+    """'cell 7', a choice 'cell 2, 4, 6 or 8', or together 'cells 3 and 7'."""
+    if len(numbers) == 1:
+        return f"cell {numbers[0]}"
+    *rest, last = (str(number) for number in numbers)
+    noun = "cells" if conjunction == "and" else "cell"
+    return f"{noun} {', '.join(rest)} {conjunction} {last}"
+
+
+def _line_phrase(line: tuple[int, int, int]) -> str:
+    """'the diagonal 3-5-7'."""
+    return f"the {_LINE_WORDS[line_shape(line)]} {'-'.join(map(str, line))}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of `python -m tictactoe`."""
     parser = argparse.ArgumentParser(
@@ -111,6 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
             "On your turn type a cell number 1-9, or a row and column 1-3\n"
             'such as "2 3" or "2,3". Cells are numbered row by row:\n\n'
             f"{draw_board(initial_state())}\n\n"
+            "Type hint for every free cell's outcome under perfect play and the best moves.\n"
+            "At the end of the game each move is reviewed: best, inaccurate or mistake.\n"
             "Type q or quit to leave; end of input (Ctrl-D) or Ctrl-C leave too."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -182,13 +325,16 @@ def play(
     ai = O if human == X else X
     order = "you move first" if human == X else "the AI moves first"
     print(f"Tic-tac-toe: you are {human}, the AI is {ai} ({difficulty}), {order}.", file=output)
-    print(f"On your turn type {INPUT_HELP}; q quits.\n", file=output)
+    print(f"On your turn type {INPUT_HELP}; hint asks for advice; q quits.\n", file=output)
     board = initial_state()
+    moves: list[Action] = []
     print(draw_board(board), file=output)
     while not terminal(board):
         if player(board) == human:
             move = ask_for_move(board, human, input_fn=input_fn, output=output)
             if move is None:
+                if moves:
+                    print(f"\n{describe_review(review(moves), human)}\n", file=output)
                 print("You left the game. Goodbye!", file=output)
                 return EXIT_OK
             board = result(board, move)
@@ -198,21 +344,28 @@ def play(
             assert move is not None, "the engine has a move on every unfinished board"
             board = result(board, move)
             print(f"\nThe AI ({ai}) played {describe_cell(move)}.", file=output)
+        moves.append(move)
         print(draw_board(board), file=output)
     print(f"\n{outcome_message(board, human)}", file=output)
+    print(f"\n{describe_review(review(moves), human)}", file=output)
     return EXIT_OK
 
 
 def ask_for_move(
     board: Board, mark: str, *, input_fn: Callable[[str], str], output: TextIO
 ) -> Action | None:
-    """Prompt until the human types a free cell; None when they ask to quit."""
+    """Prompt until the human types a free cell, showing a hint when asked; None to quit."""
     prompt = f"\nYour turn ({mark}): "
     while True:
         output.flush()  # the prompt may go to another stream; what came before must show first
         text = input_fn(prompt)
-        if text.strip().lower() in QUIT_WORDS:
+        word = text.strip().lower()
+        if word in QUIT_WORDS:
             return None
+        if word in HINT_WORDS:
+            print(describe_hint(hint(board)), file=output)
+            prompt = f"\nYour turn ({mark}): "
+            continue
         try:
             return parse_cell(text, board)
         except ValueError as reason:

@@ -287,9 +287,8 @@ def _review_move(board: Board, ply: int, action: Action) -> MoveReview:
     else:
         verdict = Verdict.MISTAKE
     held_by = frozenset(move for move, value in values.items() if value.outcome is before.outcome)
-    mover = player(board)
     return MoveReview(
-        ply, mover, action, cell_number(action), verdict, before, after, best, held_by
+        ply, player(board), action, cell_number(action), verdict, before, after, best, held_by
     )
 
 
@@ -334,8 +333,8 @@ def _reason(
     best_numbers = frozenset(cell_number(action) for action in best)
     own_wins = _winning_cells(marks, mover)
     if own_wins:
-        first = min(own_wins)
-        return tag(ReasonKind.WIN_NOW, own_wins, line=_line_completed(marks, mover, first))
+        line = _line_completed(marks, mover, min(own_wins))
+        return tag(ReasonKind.WIN_NOW, own_wins, line=line)
     threats = _winning_cells(marks, opponent)
     if len(threats) == 1:
         (block,) = threats

@@ -1,0 +1,137 @@
+"""`python -m bot --demo` without a browser: its world, its refusals, a clean stop, and how it
+keeps the page up to date. tests/test_demo_browser.py plays it in Chromium."""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import re
+import selectors
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from bot.demo import BOT_NAME, CHANNEL_NAME, PageSync, make_demo_bot, open_preview, run_demo
+from bot.demo import setup_world as setup_demo_world
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+URL_LINE = re.compile(rb"Demo running: open (http://127\.0\.0\.1:\d+/#\S+)")
+START_TIMEOUT = 30  # seconds
+
+
+@pytest.fixture
+def simcord_bot():
+    return make_demo_bot(random.Random(0))
+
+
+def errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+
+async def test_the_demo_world_has_the_bot_a_channel_and_three_people(simcord_env):
+    world = await setup_demo_world(simcord_env)
+
+    assert simcord_env.bot.user.name == BOT_NAME
+    assert world.channel.name == CHANNEL_NAME
+    assert [viewer.name for viewer in world.viewers] == ["you", "friend", "stranger"]
+    for member in world.viewers:
+        assert "tictactoe" in member.available_commands(world.channel)
+
+
+async def test_page_sync_refreshes_only_for_changes_no_action_published(simcord_env):
+    world = await setup_demo_world(simcord_env)
+    async with open_preview(world) as preview:
+        sync = PageSync(simcord_env, preview)
+        assert sync.supported
+        assert not await sync.check(), "nothing happened yet"
+
+        # Driven from Python, the command publishes nothing: the page is behind the bot.
+        await world.you.slash(world.channel, "tictactoe")
+        assert await sync.check()
+        assert not await sync.check(), "up to date after one refresh"
+
+        # A publication after the change (as every action from the page makes): no refresh.
+        await world.you.slash(world.channel, "tictactoe")
+        await preview.refresh()
+        assert not await sync.check()
+
+        # The bot's own timer expires the game: only the sync can show it.
+        await simcord_env.advance_time(simcord_env.bot.settings.game_timeout_seconds + 1)
+        assert await sync.check()
+
+
+def test_refuses_to_serve_beyond_this_computer(caplog: pytest.LogCaptureFixture) -> None:
+    assert run_demo(host="0.0.0.0", open_browser=False) == 1
+
+    (error,) = errors(caplog)
+    assert "127.0.0.1" in error.getMessage()
+    assert error.exc_info is None
+
+
+@pytest.mark.parametrize("port", [-1, 65536, "8765", True])
+def test_refuses_an_invalid_port(port: object, caplog: pytest.LogCaptureFixture) -> None:
+    assert run_demo(port=port, open_browser=False) == 1  # type: ignore[arg-type]
+
+    (error,) = errors(caplog)
+    assert "port" in error.getMessage()
+
+
+def test_a_port_in_use_is_one_line_and_exit_1(caplog: pytest.LogCaptureFixture) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert run_demo(port=port, open_browser=False) == 1
+
+    (error,) = errors(caplog)
+    assert (
+        error.getMessage()
+        == f"Cannot serve the demo: port {port} is already in use; pick another one"
+    )
+    assert error.exc_info is None
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is a POSIX signal")
+def test_serves_the_page_then_stops_cleanly_on_sigterm() -> None:
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from bot.demo import run_demo; "
+            "sys.exit(run_demo(port=0, open_browser=False))",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=REPO_ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert process.stderr is not None
+        seen = b""
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stderr, selectors.EVENT_READ)
+            while not (found := URL_LINE.search(seen)):
+                assert selector.select(timeout=START_TIMEOUT), f"no URL, only {seen!r}"
+                chunk = os.read(process.stderr.fileno(), 4096)
+                assert chunk, f"the demo stopped before serving: {seen!r}"
+                seen += chunk
+        url = found.group(1).decode()
+        # The page itself, from loopback; the part after # is the session's key, never sent.
+        with urllib.request.urlopen(url.partition("#")[0], timeout=START_TIMEOUT) as response:
+            assert response.status == 200
+            assert b"<html" in response.read()
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=START_TIMEOUT)
+    finally:
+        process.kill()
+        process.wait()
+
+    assert process.returncode == 0, stderr.decode()
+    assert b"Demo stopped" in stderr
+    assert b"Traceback" not in seen + stderr

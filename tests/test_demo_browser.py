@@ -1,0 +1,136 @@
+"""`python -m bot --demo` in a real browser: run /tictactoe from the page's composer, click a cell,
+see your mark and the bot's answer; and `python -m tools.screenshots` still reaching its states.
+System Chromium, driven by Playwright, on loopback only."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import selectors
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tools.screenshots import CHROMIUM, CHROMIUM_ARGS, STATES, capture
+
+try:
+    from playwright.sync_api import expect, sync_playwright
+except ImportError:  # reported by the test itself: a skip locally, a failure in CI
+    sync_playwright = None  # type: ignore[assignment]
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+URL_LINE = re.compile(rb"Demo running: open (http://127\.0\.0\.1:\d+/#\S+)")
+START_TIMEOUT = 30  # seconds for the demo to print its URL
+ACTION_TIMEOUT = 10_000  # milliseconds for the page to show a result
+
+# What the buttons of a board show: a cell is blank or shows a mark; a control shows a word.
+BLANK = re.compile(r"^[\s\u200b\u2800\u3164]*$")
+MARK = re.compile(r"^\s*(❌|⭕|X|O)\ufe0f?\s*$")
+CELL = re.compile(f"{BLANK.pattern}|{MARK.pattern}")
+
+
+@pytest.fixture
+def chromium() -> str:
+    """The browser to drive; without one, skip with the reason, but fail in CI (CI is set)."""
+    missing = None
+    if sync_playwright is None:
+        missing = "Playwright is not installed (pip install 'simcord[screenshot]')"
+    elif not Path(CHROMIUM).exists():
+        missing = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    if missing is None:
+        return CHROMIUM
+    if "CI" in os.environ:
+        pytest.fail(f"CI must run the browser test: {missing}")
+    pytest.skip(missing)
+
+
+@pytest.fixture
+def demo() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """`run_demo` in its own process on a free port: the process and the URL it logged."""
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from bot.demo import run_demo; "
+            "sys.exit(run_demo(port=0, open_browser=False))",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=REPO_ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        assert process.stderr is not None
+        seen = b""
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stderr, selectors.EVENT_READ)
+            while not (found := URL_LINE.search(seen)):
+                assert selector.select(timeout=START_TIMEOUT), f"no URL, only {seen!r}"
+                chunk = os.read(process.stderr.fileno(), 4096)
+                assert chunk, f"the demo stopped before serving: {seen!r}"
+                seen += chunk
+        yield process, found.group(1).decode()
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_play_a_move_in_the_browser(
+    chromium: str, demo: tuple[subprocess.Popen[bytes], str]
+) -> None:
+    process, url = demo
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 720})
+            page.set_default_timeout(ACTION_TIMEOUT)
+            page.goto(url)
+
+            # /tictactoe with an option, through the composer as a person types it.
+            page.locator("#channel-composer-input").fill("/tictactoe")
+            page.locator(".command-entry", has_text="/tictactoe").click()
+            page.locator(".command-suggestion[data-value=difficulty]").click()
+            page.locator(".command-suggestion[data-value=easy]").click()
+            page.locator("#send-message").click()
+
+            # The newest message with components is the board: 9 cells, all blank.
+            board = (
+                page.locator(".channel-message").filter(has=page.locator(".component-button")).last
+            )
+            buttons = board.locator(".component-button")
+            expect(buttons.filter(has_text=CELL)).to_have_count(9)
+            expect(buttons.filter(has_text=MARK)).to_have_count(0)
+
+            buttons.filter(has_text=BLANK).first.click()
+            # Your mark and the bot's answer arrive in the same update of the board.
+            expect(buttons.filter(has_text=MARK)).to_have_count(2)
+            marks = {
+                text.strip().rstrip("\ufe0f")
+                for text in buttons.filter(has_text=MARK).all_inner_texts()
+            }
+            assert len(marks) == 2, f"one mark each, not {marks}"
+        finally:
+            browser.close()
+
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=START_TIMEOUT)
+    assert process.returncode == 0, stderr.decode()
+    assert b"Traceback" not in stderr
+
+
+# A game played to its end, and a private answer seen after switching who views the page.
+SCREENSHOT_STATES = ("05-you-win", "08-wrong-turn")
+
+
+def test_screenshot_tool_still_reaches_its_states(chromium: str, tmp_path: Path) -> None:
+    chosen = [state for state in STATES if state.name in SCREENSHOT_STATES]
+    assert len(chosen) == len(SCREENSHOT_STATES)
+
+    assert asyncio.run(capture(chosen, tmp_path, chromium)) == 0, "see the logged error"
+    for name in SCREENSHOT_STATES:
+        assert (tmp_path / f"{name}.png").read_bytes().startswith(b"\x89PNG")

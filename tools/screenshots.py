@@ -1,0 +1,405 @@
+"""`python -m tools.screenshots`: PNGs of the bot's states for the docs, from the real bot.
+
+Each state is a small scenario: a fresh SimCord world (the demo's: #tic-tac-toe, you, a friend, a
+stranger), a seeded bot, a few steps by the members, and the member whose screen is captured.
+The capture is SimCord's preview page of the channel as that member sees it (their private
+answers included), opened in system Chromium by Playwright and cropped to the channel.
+
+To add a state, write an async function taking a `DemoWorld` and returning the viewer, and
+decorate it with `@state("NN-name", "what it shows")`. Find buttons by their label or by the
+mark they show (see `cells` and `click_button`), never by their position in the message: the
+look of the messages will change.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import sys
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import discord
+import simcord
+
+import tictactoe as ttt
+from bot.client import TicTacToeBot
+from bot.demo import DemoWorld, make_demo_bot, open_preview, quiet_simulation_logs, setup_world
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, ViewportSize
+    from simcord import InteractionResult, MemberActor
+    from simcord.preview import Preview
+
+log = logging.getLogger("tools.screenshots")
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+OUT_DIR = REPO_ROOT / "docs" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+# Chromium run as root needs --no-sandbox; the rest keep it offline and quiet.
+CHROMIUM_ARGS = (
+    "--no-sandbox",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-gpu",
+    "--disable-quic",
+)
+VIEWPORT: ViewportSize = {"width": 1100, "height": 720}
+CHANNEL_AREA = "#preview-app"  # SimCord's page minus its toolbar and sidebars
+PAGE_READY = "() => window.simcordPreview?.ready === true"
+
+# The marks a cell can show: the current look (emoji) and the planned one (labels).
+MARKS = {"X": ttt.X, "O": ttt.O, "❌": ttt.X, "⭕": ttt.O}
+# A blank cell still needs a label on Discord: spaces or an invisible character.
+BLANK = " \t\u200b\u2800\u3164"
+
+Scenario = Callable[[DemoWorld], Awaitable["MemberActor"]]
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    name: str  # the PNG's file name, without ".png"
+    description: str
+    scenario: Scenario
+    seed: int  # the bot's random choices; fixed, so every run shows the same game
+
+
+STATES: list[State] = []
+
+
+def state(name: str, description: str, *, seed: int = 0) -> Callable[[Scenario], Scenario]:
+    """Register a scenario; states are captured in the order they are declared."""
+
+    def register(scenario: Scenario) -> Scenario:
+        if any(existing.name == name for existing in STATES):
+            raise ValueError(f"two states are called {name!r}")
+        STATES.append(State(name, description, scenario, seed))
+        return scenario
+
+    return register
+
+
+# ---------------------------------------------------------------- reading and clicking boards
+
+
+def walk_buttons(components: Sequence[Any]) -> Iterator[discord.Button]:
+    """Every button of a message in reading order, however deeply its layout nests them."""
+    for component in components:
+        if isinstance(component, discord.Button):
+            yield component
+        yield from walk_buttons(getattr(component, "children", None) or ())
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from walk_buttons((accessory,))
+
+
+def _shown(button: discord.Button) -> str:
+    """What a button shows: its label without blanks, or else its emoji."""
+    label = (button.label or "").strip(BLANK)
+    return label or (str(button.emoji) if button.emoji else "")
+
+
+def cells(message: discord.Message) -> list[discord.Button]:
+    """The 9 cell buttons, row by row: the buttons that show a mark or nothing at all."""
+    found = [button for button in walk_buttons(message.components) if _is_cell(button)]
+    if len(found) != 9:
+        raise LookupError(f"expected 9 cell buttons, found {len(found)} in {message.content!r}")
+    return found
+
+
+def _is_cell(button: discord.Button) -> bool:
+    label = (button.label or "").strip(BLANK)
+    emoji = str(button.emoji) if button.emoji else ""
+    return label in ("", *MARKS) and emoji in ("", *MARKS) and not (label and emoji)
+
+
+def read_board(message: discord.Message) -> ttt.Board:
+    marks = [MARKS.get(_shown(cell)) for cell in cells(message)]
+    return [marks[0:3], marks[3:6], marks[6:9]]
+
+
+def is_board(message: discord.Message) -> bool:
+    try:
+        cells(message)
+    except LookupError:
+        return False
+    return True
+
+
+def board_message(world: DemoWorld) -> discord.Message:
+    """The latest public message that shows a board."""
+    for message in reversed(world.channel.history()):
+        if is_board(message):
+            return message
+    raise LookupError("no board in the channel")
+
+
+def game_over(message: discord.Message) -> bool:
+    return all(cell.disabled for cell in cells(message))
+
+
+async def play(actor: MemberActor, world: DemoWorld, cell: ttt.Action) -> InteractionResult:
+    """`actor` clicks `cell` (row, column) on the latest board."""
+    message = board_message(world)
+    button = cells(message)[cell[0] * 3 + cell[1]]
+    assert button.custom_id is not None
+    return await actor.click(message, custom_id=button.custom_id)
+
+
+async def click_button(actor: MemberActor, message: discord.Message, word: str) -> None:
+    """Click the button whose label contains `word` (any case), e.g. "accept", "rematch"."""
+    for button in walk_buttons(message.components):
+        if word.casefold() in (button.label or "").casefold() and button.custom_id:
+            await actor.click(message, custom_id=button.custom_id)
+            return
+    raise LookupError(f"no {word!r} button on {message.content!r}")
+
+
+Strategy = Callable[[ttt.Board], ttt.Action]
+
+
+def first_empty(board: ttt.Board) -> ttt.Action:
+    return min(ttt.actions(board))
+
+
+def perfect(board: ttt.Board) -> ttt.Action:
+    move = ttt.minimax(board)
+    assert move is not None
+    return move
+
+
+async def play_out(actor: MemberActor, world: DemoWorld, choose: Strategy) -> ttt.Board:
+    """Let `actor` pick cells with `choose` until the game on the latest board ends."""
+    for _ in range(5):  # one side makes at most 5 moves
+        message = board_message(world)
+        if game_over(message):
+            break
+        await play(actor, world, choose(read_board(message)))
+    message = board_message(world)
+    reached(game_over(message), "the game ended")
+    return read_board(message)
+
+
+def reached(condition: bool, what: str) -> None:
+    """Stop when a scenario did not reach its state, rather than write a misleading PNG."""
+    if not condition:
+        raise RuntimeError(f"scenario did not reach its state: {what}")
+
+
+async def tictactoe(actor: MemberActor, world: DemoWorld, **options: Any) -> InteractionResult:
+    return await actor.slash(world.channel, "tictactoe", **options)
+
+
+def game_timeout(world: DemoWorld) -> int:
+    bot = world.env.bot
+    assert isinstance(bot, TicTacToeBot)
+    return bot.settings.game_timeout_seconds
+
+
+# ---------------------------------------------------------------- the states
+
+
+@state("01-new-game", "You typed /tictactoe: an empty board against the bot, your move")
+async def new_game(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world)
+    return world.you
+
+
+@state("02-after-move", "You took the top-left corner; the bot answered in the same update")
+async def after_move(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world)
+    await play(world.you, world, (0, 0))
+    return world.you
+
+
+@state("03-bot-wins", "On impossible, playing the first free cell each turn loses to the bot")
+async def bot_wins(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, difficulty="impossible")
+    board = await play_out(world.you, world, first_empty)
+    reached(ttt.winner(board) == ttt.O, "the bot (O) won")
+    return world.you
+
+
+@state("04-draw", "Perfect play against impossible: a draw")
+async def draw(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, difficulty="impossible")
+    board = await play_out(world.you, world, perfect)
+    reached(ttt.terminal(board) and ttt.winner(board) is None, "a draw")
+    return world.you
+
+
+@state("05-you-win", "Perfect play against easy: you win, the winning line highlighted")
+async def you_win(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, difficulty="easy")
+    board = await play_out(world.you, world, perfect)
+    reached(ttt.winner(board) == ttt.X, "you (X) won")
+    return world.you
+
+
+@state("06-friend-challenge", "You challenged your friend; the invitation as your friend sees it")
+async def friend_challenge(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, opponent=world.friend)
+    reached(not is_board(world.channel.history()[-1]), "an open challenge, no board yet")
+    return world.friend
+
+
+@state("07-challenge-accepted", "Your friend accepted: the board of a game between two people")
+async def challenge_accepted(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, opponent=world.friend)
+    await click_button(world.friend, world.channel.history()[-1], "accept")
+    reached(is_board(world.channel.history()[-1]), "the challenge became a board")
+    return world.you
+
+
+@state("08-wrong-turn", "Your friend clicked while it was your turn: a private answer to them")
+async def wrong_turn(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, opponent=world.friend)
+    await click_button(world.friend, world.channel.history()[-1], "accept")
+    result = await play(world.friend, world, (1, 1))
+    reached(result.ephemeral, "a private answer")
+    return world.friend
+
+
+@state("09-stranger", "Someone outside the game clicked a cell: a private answer to them")
+async def stranger(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world)
+    await play(world.you, world, (0, 0))
+    result = await play(world.stranger, world, (2, 2))
+    reached(result.ephemeral, "a private answer")
+    return world.stranger
+
+
+@state("10-rematch", "After losing, you asked for a rematch: a new board under the old one")
+async def rematch(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, difficulty="impossible")
+    await play_out(world.you, world, first_empty)
+    finished = board_message(world)
+    await click_button(world.you, finished, "rematch")
+    reached(board_message(world).id != finished.id, "a new board")
+    return world.you
+
+
+@state("11-expired", "Nobody moved for the whole timeout: the game expired and froze")
+async def expired(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world)
+    await play(world.you, world, (0, 0))
+    await world.env.advance_time(game_timeout(world) + 1)
+    reached(game_over(board_message(world)), "every cell disabled")
+    return world.you
+
+
+@state("12-busy-channel", "A second /tictactoe while a game is on: a private answer with a link")
+async def busy_channel(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world)
+    result = await tictactoe(world.you, world)
+    reached(result.ephemeral, "a private answer")
+    return world.you
+
+
+# ---------------------------------------------------------------- capturing
+
+
+async def capture_state(browser: Browser, item: State, out_dir: Path) -> Path:
+    """Run one state's scenario in a fresh world and write its PNG."""
+    path = out_dir / f"{item.name}.png"
+    bot = make_demo_bot(random.Random(item.seed))
+    async with simcord.run(bot) as env:
+        world = await setup_world(env)
+        async with open_preview(world) as preview:
+            viewer = await item.scenario(world)
+            await preview.refresh()  # publish what the scenario did
+            await screenshot(browser, preview, viewer, path)
+    return path
+
+
+async def screenshot(browser: Browser, preview: Preview, viewer: MemberActor, path: Path) -> None:
+    """The channel area of the live page, as `viewer` sees it."""
+    context = await browser.new_context(
+        viewport=VIEWPORT,
+        device_scale_factor=1,
+        reduced_motion="reduce",
+        locale="en-US",
+        timezone_id="UTC",
+    )
+    try:
+        page = await context.new_page()
+        await page.goto(preview.url)
+        await page.wait_for_function(PAGE_READY)
+        viewer_id = str(viewer.id)
+        if await page.evaluate("() => window.simcordPreview.viewerId") != viewer_id:
+            # The page's own "Viewing as" picker, as a person would switch.
+            await page.select_option("#viewer-picker", viewer_id)
+            await page.wait_for_function(
+                "id => window.simcordPreview?.ready === true"
+                " && window.simcordPreview.viewerId === id",
+                arg=viewer_id,
+            )
+        await page.evaluate("() => document.fonts.ready")
+        await page.locator(CHANNEL_AREA).screenshot(path=path, animations="disabled", caret="hide")
+    finally:
+        await context.close()
+
+
+async def capture(states: Sequence[State], out_dir: Path, chromium: str) -> int:
+    """Capture every state; the number that failed (each one is logged, and the rest go on)."""
+    from playwright.async_api import async_playwright
+
+    failed = 0
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            for item in states:
+                try:
+                    path = await capture_state(browser, item, out_dir)
+                except Exception:
+                    # After a redesign one scenario may need updating; the others still render.
+                    log.exception("%s failed", item.name)
+                    failed += 1
+                    continue
+                log.info("%s: %s", _display(path), item.description)
+        finally:
+            await browser.close()
+    return failed
+
+
+def _display(path: Path) -> str:
+    return str(path.relative_to(REPO_ROOT)) if path.is_relative_to(REPO_ROOT) else str(path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.screenshots", description=__doc__)
+    parser.add_argument("names", nargs="*", help="states to capture (default: all)")
+    parser.add_argument("--out", type=Path, default=OUT_DIR, help="where to write the PNGs")
+    parser.add_argument("--chromium", default=CHROMIUM, help="the Chromium executable")
+    parser.add_argument("--list", action="store_true", help="list the states and exit")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    # The bot's and SimCord's own logs would bury the list of PNGs.
+    logging.getLogger("discord").setLevel(logging.WARNING)
+    logging.getLogger("bot").setLevel(logging.WARNING)
+    if args.list:
+        for item in STATES:
+            log.info("%s  %s", item.name, item.description)
+        return 0
+    unknown = set(args.names) - {item.name for item in STATES}
+    if unknown:
+        log.error("Unknown state(s): %s (see --list)", ", ".join(sorted(unknown)))
+        return 2
+    if not Path(args.chromium).exists():
+        log.error("Chromium not found at %s (install it, or pass --chromium PATH)", args.chromium)
+        return 1
+    chosen = [item for item in STATES if not args.names or item.name in args.names]
+    args.out.mkdir(parents=True, exist_ok=True)
+    with quiet_simulation_logs():
+        failed = asyncio.run(capture(chosen, args.out.resolve(), args.chromium))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
