@@ -95,7 +95,7 @@ class TicTacToeBot(commands.Bot):
             return False
         synced = await self.tree.sync(guild=guild)
         self.command_ids = {command.name: command.id for command in synced}
-        log.info("Synced %d slash command(s) to %s", len(synced), where)
+        log.info("Synced %d command(s) to %s", len(synced), where)
         return True
 
     async def _fetch_command_payloads(self, guild: discord.Object | None) -> list[dict[str, Any]]:

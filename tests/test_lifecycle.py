@@ -99,8 +99,12 @@ class FakeDiscord:
     async def upload(self, request: web.Request) -> web.Response:
         self.command_uploads += 1
         payloads = await request.json()
+        # Like Discord, answer every command with a description ("" for context menus).
         return json_response(
-            [{**p, "id": str(10**17 + i), "application_id": APP_ID} for i, p in enumerate(payloads)]
+            [
+                {"description": "", **p, "id": str(10**17 + i), "application_id": APP_ID}
+                for i, p in enumerate(payloads)
+            ]
         )
 
     async def gateway_info(self, request: web.Request) -> web.Response:
@@ -201,9 +205,13 @@ async def test_sigterm_closes_the_bot_cleanly_with_exit_0(tmp_path):
     text = started + output.decode()
     assert process.returncode == 0, text
     assert "Traceback" not in text
-    assert "Synced 1 slash command(s) to all servers" in text
+    # /tictactoe and the member menu's "Challenge to Tic-Tac-Toe"
+    assert "Synced 2 command(s) to all servers" in text
     assert f"client_id={APP_ID}" in text
+    # both install links: to a server (bot + commands) and to a user's account
     assert "scope=bot+applications.commands" in text
+    assert "integration_type=0" in text
+    assert "integration_type=1" in text
     assert "Shutting down" in text
     assert "voice will NOT be supported" not in text
     assert uploads == 1
