@@ -50,7 +50,7 @@ CHROMIUM_ARGS = (
     "--disable-gpu",
     "--disable-quic",
 )
-VIEWPORT: ViewportSize = {"width": 1100, "height": 720}
+VIEWPORT: ViewportSize = {"width": 1100, "height": 1000}
 CHANNEL_AREA = "#preview-app"  # SimCord's page minus its toolbar and sidebars
 PAGE_READY = "() => window.simcordPreview?.ready === true"
 
@@ -141,7 +141,10 @@ def board_message(world: DemoWorld) -> discord.Message:
 
 
 def game_over(message: discord.Message) -> bool:
-    return all(cell.disabled for cell in cells(message))
+    """Finished boards keep their cells at full strength; only a live one offers Resign."""
+    return not any(
+        (button.label or "").casefold() == "resign" for button in walk_buttons(message.components)
+    )
 
 
 async def play(actor: MemberActor, world: DemoWorld, cell: ttt.Action) -> InteractionResult:
@@ -290,7 +293,7 @@ async def expired(world: DemoWorld) -> MemberActor:
     await tictactoe(world.you, world)
     await play(world.you, world, (0, 0))
     await world.env.advance_time(game_timeout(world) + 1)
-    reached(game_over(board_message(world)), "every cell disabled")
+    reached(game_over(board_message(world)), "the game is over")
     return world.you
 
 
@@ -299,6 +302,44 @@ async def busy_channel(world: DemoWorld) -> MemberActor:
     await tictactoe(world.you, world)
     result = await tictactoe(world.you, world)
     reached(result.ephemeral, "a private answer")
+    return world.you
+
+
+@state("13-hint", "You pressed Hint: every free cell's outcome, privately, and why")
+async def hint(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world)
+    await play(world.you, world, (0, 0))
+    await play(world.you, world, (2, 2))
+    await click_button(world.you, board_message(world), "hint")
+    return world.you
+
+
+@state("14-review", "After the game, Review: each move against perfect play, privately")
+async def review(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, difficulty="impossible")
+    await play_out(world.you, world, first_empty)
+    await click_button(world.you, board_message(world), "review")
+    return world.you
+
+
+@state("15-resign-question", "You pressed Resign: a private question before anything ends")
+async def resign_question(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, opponent=world.friend)
+    await click_button(world.friend, world.channel.history()[-1], "accept")
+    await play(world.you, world, (1, 1))
+    await click_button(world.you, board_message(world), "resign")
+    return world.you
+
+
+@state("16-resigned", "You confirmed: the board shows the result; the question says so")
+async def resigned(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, opponent=world.friend)
+    await click_button(world.friend, world.channel.history()[-1], "accept")
+    await play(world.you, world, (1, 1))
+    await click_button(world.you, board_message(world), "resign")
+    question = world.channel.history(viewer=world.you)[-1]
+    await click_button(world.you, question, "yes")
+    reached(game_over(board_message(world)), "the game is over")
     return world.you
 
 
