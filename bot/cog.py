@@ -6,7 +6,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import timedelta
 from enum import Enum, auto
 from typing import TYPE_CHECKING, Any, Literal
@@ -531,19 +531,24 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             self._sweep_handle.cancel()
         loop = asyncio.get_running_loop()
         self._sweep_at = due
-        self._sweep_handle = loop.call_later(max(0.0, due - self.clock()), self._sweep)
+        self._sweep_handle = loop.call_later(max(0.0, due - self.clock()), self._on_timer)
 
-    def _sweep(self) -> None:
+    def _on_timer(self) -> None:
         self._sweep_handle, self._sweep_at = None, float("inf")
-        for channel_id, live in self.store.pop_lapsed(self.clock()):
-            self._spawn(self._show_lapsed(channel_id, live), f"expire-{channel_id}")
-        self._schedule_sweep()
-
-    def _spawn(self, work: Awaitable[None], name: str) -> None:
-        task = asyncio.ensure_future(work)
-        task.set_name(name)
+        task = asyncio.ensure_future(self.expire_lapsed())
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    async def expire_lapsed(self) -> int:
+        """Free every game and challenge past its deadline and show it lapsed; how many.
+
+        The one timer calls this at the earliest deadline (tests call it after moving the
+        clock). Each board is edited through its last interaction's token.
+        """
+        lapsed = self.store.pop_lapsed(self.clock())
+        self._schedule_sweep()
+        await asyncio.gather(*(self._show_lapsed(scope, live) for scope, live in lapsed))
+        return len(lapsed)
 
     async def _show_lapsed(self, channel_id: int, live: Live) -> None:
         """Show that the game or challenge lapsed, through the last interaction's token."""

@@ -1,20 +1,21 @@
 """Clicks racing for one game, through discord.py's real interaction dispatch.
 
-The harness (benchmarks/dispatch.py) feeds INTERACTION_CREATE payloads to the real bot and
-answers its REST calls in-process. `race(..., paused=False)` parses every click before any
-handler runs, so the later ones are stale when handled; `paused=True` holds Discord's answers
-until every handler has sent its request, so all the clicks are in flight at once.
+The harness (tests/support) feeds INTERACTION_CREATE payloads to the real bot and answers its
+REST calls in-process. `race(..., paused=False)` parses every click before any handler runs, so
+the later ones are stale when handled; `paused=True` holds Discord's answers until every handler
+has sent its request, so all the clicks are in flight at once.
 """
 
+import discord
 import pytest
 
 import tictactoe as ttt
-from benchmarks.dispatch import Harness, board, cells_disabled, first_empty
+from tests.support import Harness, board, cells_disabled, first_empty, marks, text
 
 BOARD_CHANGED = "The board changed before your click landed. Pick again."
 APOLOGY = "Sorry, something went wrong on my side. Please try again."
-UPDATE_MESSAGE, CHANNEL_MESSAGE = 7, 4
-EPHEMERAL = 64
+UPDATE_MESSAGE = discord.InteractionResponseType.message_update
+CHANNEL_MESSAGE = discord.InteractionResponseType.channel_message
 
 
 @pytest.fixture
@@ -33,15 +34,15 @@ def world(harness):
     return harness, guild.channels[0], alice, bob
 
 
-def marks(message) -> dict[tuple[int, int], str]:
-    return {
-        (i, j): mark for i, row in enumerate(board(message)) for j, mark in enumerate(row) if mark
-    }
+def live_games(harness) -> int:
+    """The bot's count of live games and challenges (its registry, whatever it is called)."""
+    cog = harness.bot.get_cog("TicTacToe")
+    return len(getattr(cog, "store", getattr(cog, "games", ())))
 
 
 def assert_one_answer_each(*sent) -> None:
     for one in sent:
-        assert len(one.requests) == 1, [(r.route, r.type, r.content) for r in one.requests]
+        assert len(one.requests) == 1, [(r.route, r.type, r.status) for r in one.requests]
         (request,) = one.requests
         assert request.route == "callback"
         assert request.status == 200
@@ -51,15 +52,15 @@ def split_winner(sent):
     """(the click that updated the board, the other one); asserts there is exactly one."""
     updates = [one for one in sent if one.response.type == UPDATE_MESSAGE]
     others = [one for one in sent if one.response.type != UPDATE_MESSAGE]
-    assert len(updates) == 1, [(one.response.type, one.response.content) for one in sent]
+    assert len(updates) == 1, [(one.response.type, one.response.message) for one in sent]
     return updates[0], others
 
 
 def assert_private(sent, *texts) -> None:
     response = sent.response
     assert response.type == CHANNEL_MESSAGE
-    assert response.flags == EPHEMERAL
-    assert response.content in texts
+    assert response.ephemeral
+    assert text(response.message) in texts
 
 
 async def start_vs_bot(harness, channel, user, *moves):
@@ -133,12 +134,12 @@ async def test_a_click_racing_the_final_move_does_not_reopen_the_game(world, pau
     winner, (loser,) = split_winner(sent)
     assert winner is sent[0]
     assert loser.response.type == CHANNEL_MESSAGE
-    assert loser.response.flags == EPHEMERAL
-    assert loser.response.content != APOLOGY
+    assert loser.response.ephemeral
+    assert text(loser.response.message) != APOLOGY
     final = harness.last_message(channel)
     assert board(final) == [[ttt.X, ttt.X, ttt.O], [ttt.X, ttt.O, None], [ttt.O, None, None]]
     assert cells_disabled(final)
-    assert len(harness.bot.get_cog("TicTacToe").games) == 0
+    assert live_games(harness) == 0
 
 
 @pytest.mark.parametrize("paused", [False, True], ids=["stale", "in-flight"])
@@ -163,7 +164,7 @@ async def test_both_players_clicking_the_same_board_land_once(world, paused, bob
     assert_private(loser, BOARD_CHANGED, f"It's {alice.mention}'s turn.")
     final = harness.last_message(channel)
     assert marks(final) == {(0, 0): ttt.X}
-    assert final["content"].endswith(f"{bob.mention} to move (⭕).")
+    assert text(final).endswith(f"{bob.mention} to move (⭕).")
 
 
 @pytest.mark.parametrize("paused", [False, True], ids=["stale", "in-flight"])
@@ -180,11 +181,11 @@ async def test_decline_and_accept_racing_land_once(world, paused):
     winner, (loser,) = split_winner(sent)
     assert winner is sent[0]
     assert loser.response.type == CHANNEL_MESSAGE
-    assert loser.response.flags == EPHEMERAL
-    assert harness.last_message(channel)["content"] == (
+    assert loser.response.ephemeral
+    assert text(harness.last_message(channel)) == (
         f"{bob.mention} declined {alice.mention}'s challenge."
     )
-    assert len(harness.bot.get_cog("TicTacToe").games) == 0
+    assert live_games(harness) == 0
 
 
 async def test_a_hundred_games_in_a_hundred_channels_progress_independently(harness):
@@ -211,12 +212,12 @@ async def test_a_hundred_games_in_a_hundred_channels_progress_independently(harn
         assert not sent.ephemeral
         message = harness.last_message(channel)
         assert message["id"] == sent.response.message["id"]
-        assert player.mention in message["content"]
+        assert player.mention in text(message)
         expected_marks = 0 if options[n]["play_as"] == "X" else 1
         assert len(marks(message)) == expected_marks
         messages[n] = message
     assert len({message["id"] for message in messages.values()}) == len(channels)
-    assert len(harness.bot.get_cog("TicTacToe").games) == len(channels)
+    assert live_games(harness) == len(channels)
 
     def pick(n: int, message) -> tuple[int, int]:
         empty = [
@@ -251,12 +252,12 @@ async def test_a_hundred_games_in_a_hundred_channels_progress_independently(harn
             over = cells_disabled(after)
             # the player's mark, plus the bot's reply unless the player's mark ended the game
             assert len(added) in ((1, 2) if over else (2,))
-            assert players[n].mention in after["content"]
+            assert players[n].mention in text(after)
             messages[n] = after
             if over:
                 live.discard(n)
     assert rounds <= 5
-    assert len(harness.bot.get_cog("TicTacToe").games) == 0
+    assert live_games(harness) == 0
     for n in messages:
         shown = board(messages[n])
         assert ttt.terminal(shown)

@@ -1,0 +1,55 @@
+"""A fake Discord for tests and benchmarks: the real discord.py bot, fed gateway events in one
+process, answered by an in-process stub of Discord's REST API.
+
+    harness.py   Harness (the bot logged in to the fake; feeds INTERACTION_CREATE), Sent
+                 (one interaction and its requests), answer_raw (answer with a JSON body)
+    fake_rest.py FakeDiscord (routes, stored messages, validation, faults), Fault, Request,
+                 DiscordError, validate_message
+    payloads.py  FakeUser / FakeChannel / FakeGuild and the JSON payloads Discord sends
+    reading.py   a message as a user sees it: text, buttons, board, cells_disabled, ...
+"""
+
+from .fake_rest import DiscordError, FakeDiscord, Fault, Request, validate_message
+from .harness import Harness, Sent, answer_raw
+from .payloads import FakeChannel, FakeGuild, FakeUser, Json
+from .reading import (
+    board,
+    buttons,
+    cell_buttons,
+    cells_disabled,
+    find_button,
+    first_empty,
+    is_ephemeral,
+    is_v2,
+    mark,
+    marks,
+    text,
+    walk,
+)
+
+__all__ = [
+    "DiscordError",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeUser",
+    "Fault",
+    "Harness",
+    "Json",
+    "Request",
+    "Sent",
+    "answer_raw",
+    "board",
+    "buttons",
+    "cell_buttons",
+    "cells_disabled",
+    "find_button",
+    "first_empty",
+    "is_ephemeral",
+    "is_v2",
+    "mark",
+    "marks",
+    "text",
+    "validate_message",
+    "walk",
+]
