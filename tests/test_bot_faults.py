@@ -7,6 +7,7 @@ instant (see `no_backoff`); the bot's own clock is a value the tests move.
 """
 
 import asyncio
+import random
 
 import discord
 import pytest
@@ -60,7 +61,7 @@ def clock():
 @pytest.fixture
 async def harness(clock, no_backoff):
     settings = Settings(token="not-a-real-token", game_timeout_seconds=TIMEOUT)
-    bot = TicTacToeBot(settings, rng=__import__("random").Random(0), clock=clock)
+    bot = TicTacToeBot(settings, rng=random.Random(0), clock=clock)
     harness = await Harness.start(bot=bot)
     try:
         yield harness
