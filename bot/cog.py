@@ -42,7 +42,7 @@ from .domain.policy import (
 )
 from .domain.render import Card, Reply
 from .store import GameStore
-from .ui import BoardButton, Interaction, card_view, pings_only, reply_view
+from .ui import Interaction, card_view, pings_only, reply_view
 
 if TYPE_CHECKING:
     from .client import TicTacToeBot
@@ -90,7 +90,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         self.store = GameStore()
         self._sweep_handle: asyncio.TimerHandle | None = None
         self._sweep_at = float("inf")
-        self._background: set[asyncio.Task[None]] = set()
+        self._background: set[asyncio.Task[Any]] = set()
         # Cogs cannot declare context menus with a decorator: built here, added on load.
         self.challenge_menu = app_commands.ContextMenu(
             name=locale_str("Challenge to Tic-Tac-Toe"), callback=self.challenge_from_menu
@@ -106,13 +106,10 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         return render.command_mention(self.bot.command_ids.get("tictactoe"))
 
     async def cog_load(self) -> None:
-        BoardButton.on_click = self.on_click
-        self.bot.add_dynamic_items(BoardButton)
         self.bot.tree.add_command(self.challenge_menu)
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.challenge_menu.name, type=self.challenge_menu.type)
-        self.bot.remove_dynamic_items(BoardButton)
         if self._sweep_handle is not None:
             self._sweep_handle.cancel()
         for task in self._background:
@@ -242,6 +239,17 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         log.info("Channel %s: new %s", channel_id, describe(state))
 
     # ------------------------------------------------------------------ the buttons
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Every button this bot posts: its custom_id carries the whole state of its message,
+        so a click is handled the same way before and after a restart (see bot/ui.py for why
+        this listener and not a DynamicItem)."""
+        if interaction.type is not discord.InteractionType.component or interaction.data is None:
+            return
+        custom_id = str(interaction.data.get("custom_id", ""))
+        if custom_id.startswith(codec.PREFIXES):
+            await self.on_click(interaction, custom_id)
 
     async def on_click(self, interaction: Interaction, custom_id: str) -> None:
         try:

@@ -1,9 +1,15 @@
-"""Plain render values -> discord.py components, and the one button class this bot posts."""
+"""Plain render values -> the components Discord shows.
+
+The components are built as the JSON Discord takes (with discord.py's enums for every kind and
+style) and handed to discord.py in a view that only carries them. discord.py's own idiom, a
+LayoutView of ~20 ui.Items with DynamicItem buttons, cost about 150 µs to build per board and
+made discord.py rebuild the clicked message as a View on every click (View.from_message): most
+of a click's CPU time (see benchmarks/bot_load.py, where both are measured). Clicks reach the
+cog's `on_interaction` listener instead, by their custom_id, before and after a restart alike.
+"""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import discord
@@ -14,74 +20,98 @@ if TYPE_CHECKING:
     from .client import TicTacToeBot
 
 Interaction: TypeAlias = "discord.Interaction[TicTacToeBot]"
-ClickHandler = Callable[[Interaction, str], Awaitable[None]]
+Component = dict[str, Any]
 
-# Each component kind once per Card, plus the buttons; asserted against Discord's limits.
+# Discord's limits for a Components V2 message, asserted by the tests.
 MAX_COMPONENTS = 40
 MAX_TEXT = 4000
 
 
-class BoardButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ttt2?:.+"):
-    """Every button this bot posts. Its custom_id holds the whole state of its message, so a
-    click is handled the same way before and after a restart (boards posted by the previous
-    version, `ttt:...`, included)."""
+class _Prebuilt:
+    """A message body already in Discord's JSON: discord.py sends it as it is.
 
-    # Set by the cog when it loads: where clicks go. A class attribute because discord.py
-    # builds these items itself from the clicked message.
-    on_click: ClickHandler | None = None
+    It is never listened to (clicks go to the cog's listener), so discord.py keeps nothing of
+    it once sent.
+    """
 
-    def __init__(self, button: discord.ui.Button[Any]) -> None:
-        super().__init__(button)
+    def __init__(self, components: list[Component]) -> None:
+        super().__init__(timeout=None)  # type: ignore[call-arg]  # the view class's
+        self._components = components
 
-    # discord.py types these two for any client (Interaction[ClientT]); ours is TicTacToeBot.
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> BoardButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(item)  # decoding happens in the cog, where errors can be answered
+    def to_components(self) -> list[Component]:
+        return self._components
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        assert BoardButton.on_click is not None, "the cog sets this when it loads"
-        await BoardButton.on_click(interaction, self.custom_id)
+    def is_finished(self) -> bool:
+        return True
 
 
-def button(spec: ButtonSpec) -> BoardButton:
-    return BoardButton(
-        discord.ui.Button(
-            style=spec.style, label=spec.label, emoji=spec.emoji, custom_id=spec.custom_id
-        )
-    )
+class LayoutComponents(_Prebuilt, discord.ui.LayoutView):
+    """A Components V2 body: no message content beside it."""
+
+    def has_components_v2(self) -> bool:
+        return True
 
 
-def card_view(card: Card) -> discord.ui.LayoutView:
+class RowComponents(_Prebuilt, discord.ui.View):
+    """Rows of buttons under a message's content."""
+
+    def has_components_v2(self) -> bool:
+        return False
+
+
+def button(spec: ButtonSpec) -> Component:
+    payload: Component = {
+        "type": discord.ComponentType.button.value,
+        "style": spec.style.value,
+        "label": spec.label,
+        "custom_id": spec.custom_id,
+    }
+    if spec.emoji:
+        payload["emoji"] = {"name": spec.emoji}
+    return payload
+
+
+def _row(specs: tuple[ButtonSpec, ...]) -> Component:
+    return {"type": discord.ComponentType.action_row.value, "components": list(map(button, specs))}
+
+
+def _text(content: str) -> Component:
+    return {"type": discord.ComponentType.text_display.value, "content": content}
+
+
+def _separator() -> Component:
+    # A fresh dict each time: Discord numbers every component of a message, and so may a library.
+    return {
+        "type": discord.ComponentType.separator.value,
+        "divider": True,
+        "spacing": discord.SeparatorSpacing.small.value,
+    }
+
+
+def card_view(card: Card) -> LayoutComponents:
     """A Components V2 message: one container with the card's accent, text and buttons."""
-    children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(card.heading)]
+    children = [_text(card.heading)]
     if card.body:
-        children.append(discord.ui.TextDisplay(card.body))
+        children.append(_text(card.body))
     if card.rows:
-        children.append(discord.ui.Separator())
-        children.extend(discord.ui.ActionRow(*map(button, row)) for row in card.rows)
+        children.append(_separator())
+        children.extend(map(_row, card.rows))
     if card.controls:
-        children.append(discord.ui.Separator())
-        children.append(discord.ui.ActionRow(*map(button, card.controls)))
-    view = discord.ui.LayoutView(timeout=None)
-    view.add_item(discord.ui.Container(*children, accent_colour=card.accent))
-    return view
+        children.append(_separator())
+        children.append(_row(card.controls))
+    container = {
+        "type": discord.ComponentType.container.value,
+        "accent_color": card.accent.value,
+        "components": children,
+    }
+    return LayoutComponents([container])
 
 
-def reply_view(reply: Reply) -> discord.ui.View | None:
-    """The buttons of a private answer, if any, as a classic row under its text."""
+def reply_view(reply: Reply) -> RowComponents | None:
+    """The buttons of a private answer, if any, as a row under its text."""
     if not reply.buttons:
         return None
-    view = discord.ui.View(timeout=None)
-    for spec in reply.buttons:
-        view.add_item(button(spec))
-    return view
+    return RowComponents([_row(reply.buttons)])
 
 
 def pings_only(user_ids: tuple[int, ...]) -> discord.AllowedMentions:

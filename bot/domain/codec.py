@@ -40,6 +40,7 @@ from .game import (
 
 PREFIX = "ttt2:"
 LEGACY_PREFIX = "ttt:"
+PREFIXES = (PREFIX, LEGACY_PREFIX)  # every button this bot has ever posted
 MAX_CUSTOM_ID_LENGTH = 100
 
 _LEVELS = {"e": ttt.EASY, "m": ttt.MEDIUM, "h": ttt.HARD, "i": ttt.IMPOSSIBLE}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -38,6 +39,15 @@ def cell_index(action: ttt.Action) -> int:
 def cell_action(index: int) -> ttt.Action:
     row, column = divmod(index, 3)
     return row, column
+
+
+# The engine's lines as cell indices, and the lines through each cell.
+LINE_CELLS: tuple[tuple[int, int, int], ...] = tuple(
+    (a[0] * 3 + a[1], b[0] * 3 + b[1], c[0] * 3 + c[1]) for a, b, c in ttt.LINES
+)
+LINES_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
+    tuple(line for line in LINE_CELLS if cell in line) for cell in range(9)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,13 +90,16 @@ class Game:
                 ttt.validate_board([list(row) for row in self.board])
             except ValueError as error:
                 raise GameError(f"impossible board: {error}") from None
-        rows: ttt.Board = [list(row) for row in self.board]
-        board_over = ttt.terminal(rows)
+        # Plain index arithmetic: this runs twice per click (the move and the bot's reply).
+        flat = (*self.board[0], *self.board[1], *self.board[2])
+        lines = tuple(line for line in LINE_CELLS if _complete(flat, line))
+        board_over = bool(lines) or None not in flat
         if self.ending is not None and board_over:
             raise GameError("a game that ended on the board cannot also be resigned or expired")
-        object.__setattr__(self, "_lines", tuple(ttt.winning_lines(rows)))
+        x_count = flat.count(ttt.X)
+        object.__setattr__(self, "_lines", tuple(tuple(map(cell_action, line)) for line in lines))
         object.__setattr__(self, "_board_over", board_over)
-        object.__setattr__(self, "_mark_to_move", ttt.player(rows))
+        object.__setattr__(self, "_mark_to_move", ttt.X if x_count == flat.count(ttt.O) else ttt.O)
 
     @classmethod
     def start(
@@ -181,9 +194,23 @@ class Game:
             raise GameError("this game is already over")
         if not self.is_free(action):
             raise GameError("that cell is taken")
-        board = freeze_board(ttt.result(self.board, action))  # type: ignore[arg-type]
+        i, j = action
+        mark = self._mark_to_move
+        row = self.board[i]
+        changed: Row = (
+            (mark, row[1], row[2])
+            if j == 0
+            else ((row[0], mark, row[2]) if j == 1 else (row[0], row[1], mark))
+        )
+        board: Rows = (
+            changed if i == 0 else self.board[0],
+            changed if i == 1 else self.board[1],
+            changed if i == 2 else self.board[2],
+        )
         moves = None if self.moves is None else (*self.moves, cell_index(action))
-        return replace(self, board=board, moves=moves)
+        return Game(
+            self.x_player, self.o_player, self.difficulty, board, moves, self.ending, self.locale
+        )
 
     def with_ai_reply(self, rng: random.Random) -> Game:
         """The game after the bot's move, if it is the bot's turn; otherwise unchanged."""
@@ -245,14 +272,17 @@ def freeze_board(board: ttt.Board) -> Rows:
 
 
 def board_of_moves(moves: tuple[int, ...]) -> Rows:
-    """The board after `moves` from the empty board, X first; GameError if a cell repeats."""
+    """The board after `moves` from the empty board, X first; GameError if a cell repeats,
+    names no cell, or comes after a win."""
     if len(set(moves)) != len(moves) or not all(0 <= move <= 8 for move in moves):
         raise GameError("a move list repeats a cell or names no cell")
     flat: list[Cell] = [None] * 9
+    won = False
     for ply, move in enumerate(moves):
-        if ply and _has_line(flat):
+        if won:
             raise GameError("a move list goes on after the game was won")
         flat[move] = ttt.X if ply % 2 == 0 else ttt.O
+        won = any(_complete(flat, line) for line in LINES_THROUGH[move])
     return (
         (flat[0], flat[1], flat[2]),
         (flat[3], flat[4], flat[5]),
@@ -260,8 +290,6 @@ def board_of_moves(moves: tuple[int, ...]) -> Rows:
     )
 
 
-def _has_line(flat: list[Cell]) -> bool:
-    return any(
-        flat[i * 3 + j] is not None and flat[i * 3 + j] == flat[k * 3 + m] == flat[p * 3 + q]
-        for (i, j), (k, m), (p, q) in ttt.LINES
-    )
+def _complete(flat: Sequence[Cell], line: tuple[int, int, int]) -> bool:
+    first, second, third = line
+    return flat[first] is not None and flat[first] == flat[second] == flat[third]
