@@ -95,12 +95,19 @@ class Click:
 
 
 def cell_id(game: Game, cell: ttt.Action) -> str:
-    i, j = cell
-    return f"{PREFIX}{i * 3 + j}:{state_key(game)}"
+    return id_of(Verb.CELL, state_key(game), cell)
 
 
 def control_id(state: State, verb: Verb) -> str:
-    return f"{PREFIX}{verb.value}:{state_key(state)}"
+    return id_of(verb, state_key(state))
+
+
+def id_of(verb: Verb, key: str, cell: ttt.Action | None = None) -> str:
+    """A button's custom_id from its verb and the state's key (see state_key)."""
+    if verb is Verb.CELL:
+        assert cell is not None
+        return f"{PREFIX}{cell[0] * 3 + cell[1]}:{key}"
+    return f"{PREFIX}{verb.value}:{key}"
 
 
 @lru_cache(maxsize=1024)  # a render asks for the same state's key for every button
@@ -216,5 +223,6 @@ __all__ = [
     "control_id",
     "decode",
     "decode_state",
+    "id_of",
     "state_key",
 ]

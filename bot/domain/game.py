@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 
 import tictactoe as ttt
 
@@ -83,7 +84,7 @@ class Game:
             raise GameError(f"unknown difficulty {self.difficulty!r}")
         if self.moves is not None:
             # A move list that plays out is legal by construction: it only has to match.
-            if board_of_moves(self.moves) != self.board:
+            if _board_of_moves_cached(self.moves) != self.board:
                 raise GameError("the moves do not make this board")
         else:
             try:
@@ -288,6 +289,11 @@ def board_of_moves(moves: tuple[int, ...]) -> Rows:
         (flat[3], flat[4], flat[5]),
         (flat[6], flat[7], flat[8]),
     )
+
+
+@lru_cache(maxsize=4096)  # games share their openings: most move lists come again
+def _board_of_moves_cached(moves: tuple[int, ...]) -> Rows:
+    return board_of_moves(moves)
 
 
 def _complete(flat: Sequence[Cell], line: tuple[int, int, int]) -> bool:

@@ -179,23 +179,28 @@ def _result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) ->
 
 
 def _board_rows(game: Game) -> tuple[tuple[ButtonSpec, ...], ...]:
+    key = codec.state_key(game)  # once: every button carries it
     winning = game.winning_cells
     return tuple(
-        tuple(_cell_button(game, (i, j), (i, j) in winning) for j in range(3)) for i in range(3)
+        tuple(
+            _cell_button(codec.id_of(Verb.CELL, key, (i, j)), mark, (i, j) in winning)
+            for j, mark in enumerate(row)
+        )
+        for i, row in enumerate(game.board)
     )
 
 
-def _cell_button(game: Game, cell: ttt.Action, winning: bool) -> ButtonSpec:
-    mark = game.board[cell[0]][cell[1]]
-    custom_id = codec.cell_id(game, cell)
+def _cell_button(custom_id: str, mark: str | None, winning: bool) -> ButtonSpec:
     if mark is None:
         return ButtonSpec(custom_id, discord.ButtonStyle.secondary, EMPTY_LABEL)
     return ButtonSpec(custom_id, WIN_STYLE if winning else MARK_STYLE[mark], mark)
 
 
 def _controls(game: Game, retired: bool, _: Translate) -> tuple[ButtonSpec, ...]:
+    key = codec.state_key(game)
+
     def control(verb: Verb, style: discord.ButtonStyle, label: str, emoji: str) -> ButtonSpec:
-        return ButtonSpec(codec.control_id(game, verb), style, label, emoji)
+        return ButtonSpec(codec.id_of(verb, key), style, label, emoji)
 
     if game.is_over:
         rematch = control(Verb.REMATCH, discord.ButtonStyle.primary, _("Rematch"), "🔁")
