@@ -10,9 +10,10 @@ import discord
 import pytest
 
 import tictactoe as ttt
-from tests.support import Harness, board, cells_disabled, first_empty, marks, text
+from tests.support import Harness, board, buttons, first_empty, marks, text
 
-BOARD_CHANGED = "The board changed before your click landed. Pick again."
+BOARD_CHANGED = "The board changed before your click landed. Look again."
+RACED = "Someone else's click got there first. Look again."
 APOLOGY = "Sorry, something went wrong on my side. Please try again."
 UPDATE_MESSAGE = discord.InteractionResponseType.message_update
 CHANNEL_MESSAGE = discord.InteractionResponseType.channel_message
@@ -87,7 +88,7 @@ async def test_a_double_click_against_the_bot_lands_once(world, paused, cells):
     )
     assert_one_answer_each(*sent)
     winner, (loser,) = split_winner(sent)
-    assert_private(loser, BOARD_CHANGED)
+    assert_private(loser, BOARD_CHANGED, RACED)
     winning_cell = cells[sent.index(winner)]
     final = harness.last_message(channel)
     assert final["id"] == shown["id"]
@@ -111,14 +112,16 @@ async def test_a_double_click_against_the_bot_lands_once(world, paused, cells):
         pytest.param(True, {"cell": (1, 2)}, id="in-flight-cell"),
         pytest.param(
             False,
-            {"label": "Resign"},
-            id="stale-resign",
+            {"label": "Hint"},
+            id="stale-hint",
         ),
         pytest.param(
             True,
-            {"label": "Resign"},
-            id="in-flight-resign",
+            {"label": "Hint"},
+            id="in-flight-hint",
         ),
+        pytest.param(False, {"label": "Resign"}, id="stale-resign"),
+        pytest.param(True, {"label": "Resign"}, id="in-flight-resign"),
     ],
 )
 async def test_a_click_racing_the_final_move_does_not_reopen_the_game(world, paused, second):
@@ -138,7 +141,7 @@ async def test_a_click_racing_the_final_move_does_not_reopen_the_game(world, pau
     assert text(loser.response.message) != APOLOGY
     final = harness.last_message(channel)
     assert board(final) == [[ttt.X, ttt.X, ttt.O], [ttt.X, ttt.O, None], [ttt.O, None, None]]
-    assert cells_disabled(final)
+    assert is_over(final)
     assert live_games(harness) == 0
 
 
@@ -161,10 +164,10 @@ async def test_both_players_clicking_the_same_board_land_once(world, paused, bob
     assert_one_answer_each(*sent)
     winner, (loser,) = split_winner(sent)
     assert winner.user_id == alice.id
-    assert_private(loser, BOARD_CHANGED, f"It's {alice.mention}'s turn.")
+    assert_private(loser, BOARD_CHANGED, RACED, f"It's {alice.mention}'s turn.")
     final = harness.last_message(channel)
     assert marks(final) == {(0, 0): ttt.X}
-    assert text(final).endswith(f"{bob.mention} to move (⭕).")
+    assert f"{bob.mention} to move (O)." in text(final)
 
 
 @pytest.mark.parametrize("paused", [False, True], ids=["stale", "in-flight"])
@@ -182,7 +185,7 @@ async def test_decline_and_accept_racing_land_once(world, paused):
     assert winner is sent[0]
     assert loser.response.type == CHANNEL_MESSAGE
     assert loser.response.ephemeral
-    assert text(harness.last_message(channel)) == (
+    assert text(harness.last_message(channel)).endswith(
         f"{bob.mention} declined {alice.mention}'s challenge."
     )
     assert live_games(harness) == 0
@@ -249,7 +252,7 @@ async def test_a_hundred_games_in_a_hundred_channels_progress_independently(harn
             mine = ttt.X if options[n]["play_as"] == "X" else ttt.O
             assert now[chosen[n]] == mine
             added = set(now) - set(before)
-            over = cells_disabled(after)
+            over = is_over(after)
             # the player's mark, plus the bot's reply unless the player's mark ended the game
             assert len(added) in ((1, 2) if over else (2,))
             assert players[n].mention in text(after)
@@ -271,11 +274,15 @@ async def test_the_harness_shuts_down_cleanly():
     alice = harness.create_user("alice")
     await start_vs_bot(harness, channel, alice, (0, 0))
     cog = harness.bot.get_cog("TicTacToe")
-    entry = cog.games.get(channel.id)
-    assert entry is not None
-    assert entry.timer is not None
+    assert cog.store.get(channel.id) is not None
+    assert cog.store.next_deadline() is not None
     await harness.close()
     assert harness.bot.is_closed()
-    assert entry.timer is None  # cancelled when the cog was unloaded
-    assert len(cog.games) == 0
+    assert len(cog.store) == 0  # cleared when the cog was unloaded
+    assert cog.store.next_deadline() is None
     assert harness.bot.get_cog("TicTacToe") is None
+
+
+def is_over(message) -> bool:
+    """A finished board offers Rematch/Review instead of Resign."""
+    return "Resign" not in [button.get("label") for button in buttons(message)]
