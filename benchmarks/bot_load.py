@@ -76,8 +76,8 @@ from tests.support import (
     Json,
     Sent,
     answer_raw,
-    cells_disabled,
     first_empty,
+    is_over,
     is_v2,
 )
 
@@ -359,7 +359,7 @@ async def run_ours(n: int, channels_per_guild: int, profile: bool) -> Run:
                     cell = first_empty(shown)
                     assert cell is not None
                     answer = await click_once(world, i, cell, clicks)
-                    world.over[i] = not answer or cells_disabled(answer)
+                    world.over[i] = not answer or is_over(answer)
             if profiler is not None:
                 profiler.disable()
         full_gc_after = timed_full_collection()

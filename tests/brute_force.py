@@ -10,7 +10,9 @@ prefers a quicker win and a slower loss.
 from functools import cache
 
 X_MARK, O_MARK = "X", "O"
-EMPTY_POSITION = (None,) * 9
+# A position: 9 cells, each "X", "O" or None.
+Cells = tuple[str | None, ...]
+EMPTY_POSITION: Cells = (None,) * 9
 
 WIN_LINES = (
     (0, 1, 2),
@@ -148,7 +150,7 @@ def reachable_positions():
 def all_grids():
     """All 3**9 ways to fill the grid with X, O or None, legal or not."""
     cells = [None, X_MARK, O_MARK]
-    grids = [()]
+    grids: list[Cells] = [()]
     for _ in range(9):
         grids = [(*grid, cell) for grid in grids for cell in cells]
     return grids
@@ -181,7 +183,7 @@ def verdict_of(cells, index):
 @cache
 def paths_to_positions():
     """One move sequence (cell indexes, from the empty board) reaching each reachable position."""
-    paths = {EMPTY_POSITION: ()}
+    paths: dict[Cells, tuple[int, ...]] = {EMPTY_POSITION: ()}
     stack = [EMPTY_POSITION]
     while stack:
         cells = stack.pop()

@@ -291,6 +291,7 @@ async def test_a_resign_confirmation_only_ever_resigns_whoever_presses_it(world)
     board_message = await accepted(world)
     asked = await click_control(alice, board_message, "Resign")
     (confirm,) = buttons(asked.followups[0].message)
+    assert confirm.custom_id is not None
     assert asked.followups[0].id not in [m.id for m in channel.history(viewer=bob)]
     copy = await post_forged(env, channel, confirm.custom_id)
     before = snapshot(message_by_id(channel, board_message.id))

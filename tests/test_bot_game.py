@@ -143,7 +143,9 @@ async def test_bot_wins_a_full_game_and_highlights_the_line(world):
     board = board_of(message)
     assert ttt.winner(board) == ttt.O
     assert status(message).endswith(f"\n🏆 **{bot_mention(env)} wins** with three in a row!")
-    assert green_cells(message) == set(ttt.winning_line(board))
+    line = ttt.winning_line(board)
+    assert line is not None
+    assert green_cells(message) == set(line)
     assert marks_keep_their_colours(message)
     assert all_cells_enabled(message)  # full strength, even when finished
     assert control_labels(message) == ["Rematch", "Review"]
@@ -180,7 +182,7 @@ async def test_playing_as_o_the_bot_has_already_moved(world):
 
 async def test_random_side_gives_the_user_either_mark(world):
     env, channel, alice = world.env, world.channel, world.alice
-    sides = []
+    sides: list[str] = []
     while len(set(sides)) < 2:
         assert len(sides) < 8, sides
         await alice.slash(channel, "tictactoe", play_as="random")
@@ -532,4 +534,5 @@ async def test_a_failed_new_game_is_apologised_for_and_the_channel_stays_free(wo
     assert "injected by test" in str(raised.value.exceptions[0])
     again = await alice.slash(channel, "tictactoe")
     assert not again.ephemeral
-    assert board_of(channel.last_message) == ttt.initial_state()
+    # Read afresh: for mypy, channel.last_message would still be the None asserted above.
+    assert board_of(world.channel.last_message) == ttt.initial_state()

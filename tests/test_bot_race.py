@@ -10,7 +10,9 @@ import discord
 import pytest
 
 import tictactoe as ttt
-from tests.support import Harness, board, buttons, first_empty, marks, text
+from bot.client import TicTacToeBot
+from bot.cog import TicTacToeCog
+from tests.support import Harness, board, first_empty, is_over, marks, text
 
 BOARD_CHANGED = "The board changed before your click landed. Look again."
 RACED = "Someone else's click got there first. Look again."
@@ -273,16 +275,14 @@ async def test_the_harness_shuts_down_cleanly():
     channel = harness.create_guild("club").channels[0]
     alice = harness.create_user("alice")
     await start_vs_bot(harness, channel, alice, (0, 0))
-    cog = harness.bot.get_cog("TicTacToe")
+    bot = harness.bot
+    assert isinstance(bot, TicTacToeBot)
+    cog = bot.get_cog("TicTacToe")
+    assert isinstance(cog, TicTacToeCog)
     assert cog.store.get(channel.id) is not None
     assert cog.store.next_deadline() is not None
     await harness.close()
     assert harness.bot.is_closed()
     assert len(cog.store) == 0  # cleared when the cog was unloaded
     assert cog.store.next_deadline() is None
-    assert harness.bot.get_cog("TicTacToe") is None
-
-
-def is_over(message) -> bool:
-    """A finished board offers Rematch/Review instead of Resign."""
-    return "Resign" not in [button.get("label") for button in buttons(message)]
+    assert bot.get_cog("TicTacToe") is None

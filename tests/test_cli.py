@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from brute_force import is_over, reachable_positions, to_board
 
-from tictactoe import O, X, cell_action, hint, initial_state, result, review
+from tictactoe import Board, O, X, cell_action, hint, initial_state, result, review
 from tictactoe.cli import (
     cell_number,
     describe_cell,
@@ -342,7 +342,7 @@ def test_hint_speaks_to_the_player_as_o() -> None:
 
 
 def test_describe_hint_marks_every_best_cell() -> None:
-    board = [[X, X, None], [O, O, None], [None, None, None]]
+    board: Board = [[X, X, None], [O, O, None], [None, None, None]]
     assert describe_hint(hint(board)).splitlines() == [
         "Hint for X:",
         "  cell 3: win in 1 of your moves (best)",

@@ -18,6 +18,7 @@ from brute_force import (
 from tictactoe import (
     DIFFICULTIES,
     EMPTY,
+    Board,
     X,
     actions,
     best_actions,
@@ -40,6 +41,7 @@ def play_game(level, level_plays_x, rng):
     while not terminal(board):
         mine = (player(board) == X) == level_plays_x
         move = choose_move(board, level if mine else "impossible", rng)
+        assert move is not None
         moves.append(move)
         board = result(board, move)
     return moves, utility(board)
@@ -131,8 +133,8 @@ def test_choose_move_returns_a_legal_action_everywhere(level, positions):
 
 @pytest.mark.parametrize("level", DIFFICULTIES)
 def test_choose_move_returns_none_on_a_finished_board(level):
-    x_won = [["X", "X", "X"], ["O", "O", EMPTY], [EMPTY, EMPTY, EMPTY]]
-    draw = [["X", "O", "X"], ["X", "O", "O"], ["O", "X", "X"]]
+    x_won: Board = [["X", "X", "X"], ["O", "O", EMPTY], [EMPTY, EMPTY, EMPTY]]
+    draw: Board = [["X", "O", "X"], ["X", "O", "O"], ["O", "X", "X"]]
     assert choose_move(x_won, level, random.Random(0)) is None
     assert choose_move(draw, level, random.Random(0)) is None
 

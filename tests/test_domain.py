@@ -8,6 +8,7 @@ from bot_helpers import BLANK, CELL_NAMES, last_move, payload_problems
 from brute_force import (
     EMPTY_POSITION,
     WIN_LINES,
+    Cells,
     all_grids,
     empties,
     is_over,
@@ -60,8 +61,8 @@ def game_orders():
     """Every reachable position with every last move it can be reached by, as the move list of
     one game that gets there that way: a depth-first walk of the game tree that expands each
     (position, last move) once."""
-    found = {(EMPTY_POSITION, None): ()}
-    stack = [(EMPTY_POSITION, None, ())]
+    found: dict[tuple[Cells, int | None], tuple[int, ...]] = {(EMPTY_POSITION, None): ()}
+    stack: list[tuple[Cells, int | None, tuple[int, ...]]] = [(EMPTY_POSITION, None, ())]
     while stack:
         cells, _, moves = stack.pop()
         if is_over(cells):
@@ -82,7 +83,7 @@ def orders():
 @pytest.fixture(scope="module")
 def one_order_each(orders):
     """One move list per reachable position."""
-    chosen = {}
+    chosen: dict[Cells, tuple[int, ...]] = {}
     for (cells, _), moves in orders.items():
         chosen.setdefault(cells, moves)
     return chosen
@@ -193,6 +194,7 @@ def test_game_transitions():
     rng = random.Random(0)
     game = Game.start(AI, ALICE, "impossible", rng)
     assert sum(cell is not None for row in game.board for cell in row) == 1
+    assert game.moves is not None
     assert len(game.moves) == 1
     assert game.player_to_move == ALICE
     with pytest.raises(GameError):

@@ -194,10 +194,14 @@ async def test_a_layout_view_from_discord_py_is_stored_and_read_back(raw):
     harness, bot, channel, alice = raw
     shown = harness.post_message(channel, {"flags": V2, "components": v2_board()})
     view = discord.ui.LayoutView(timeout=None)
-    container = discord.ui.Container(discord.ui.TextDisplay("## Tic-tac-toe"))
+    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+        discord.ui.TextDisplay("## Tic-tac-toe")
+    )
     container.add_item(discord.ui.Separator())
     for i in range(3):
-        cells = [discord.ui.Button(label="\u200b", custom_id=f"n{3 * i + j}") for j in range(3)]
+        cells: list[discord.ui.Button[discord.ui.LayoutView]] = [
+            discord.ui.Button(label="\u200b", custom_id=f"n{3 * i + j}") for j in range(3)
+        ]
         container.add_item(discord.ui.ActionRow(*cells))
     view.add_item(container)
     bot.answer = view

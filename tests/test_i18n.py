@@ -135,7 +135,8 @@ def _german() -> gettext.GNUTranslations:
 
 
 def _context(location: TranslationContextLocation) -> TranslationContext:
-    return TranslationContext(location=location, data=None)
+    # The stubs tie each location to the type of its data: a bare context (no data) fits none.
+    return TranslationContext(location=location, data=None)  # type: ignore[call-overload]
 
 
 @pytest.fixture
@@ -173,8 +174,13 @@ async def test_command_translator_returns_none_without_a_translation(translator)
 
 
 async def test_command_translator_loads_every_catalog():
-    loaded = []
-    await i18n.CommandTranslator(lambda code: loaded.append(code) or i18n.translations(code)).load()
+    loaded: list[str] = []
+
+    def catalogs(code: str) -> gettext.NullTranslations:
+        loaded.append(code)
+        return i18n.translations(code)
+
+    await i18n.CommandTranslator(catalogs).load()
     assert loaded == list(i18n.LOCALES)
 
 
@@ -223,6 +229,7 @@ def test_babel_extracts_every_call_form(tmp_path):
         (None, "Implicit concatenation"),
     }  # not the f-string nor the variable
     status = template.get("{player} to move")
+    assert status is not None
     assert status.auto_comments == ["the status line under the board"]
     assert status.locations == [("bot/screen.py", 11)]
     assert "python-brace-format" in status.flags
@@ -269,7 +276,10 @@ def _template() -> Catalog:
     return template
 
 
-GOOD = {
+# msgid -> translation: a string for a string, the plural forms for a (singular, plural) pair.
+Translations = dict[str | tuple[str, ...], str | tuple[str, ...]]
+
+GOOD: dict[str, Translations] = {
     "de": {
         STATUS: "{player} ist am Zug",
         WIN: "🏆 **<@{winner}> gewinnt!** Nächstes Spiel <t:{deadline}:R>, oder </tictactoe:123>.",
@@ -315,7 +325,9 @@ def test_good_catalogs_pass(code):
     catalog = _catalog(code, GOOD[code])
     assert _problems(code, catalog) == []
     compiled = i18n.compile_catalog(catalog)
-    assert compiled.gettext(STATUS).format(player="X") == GOOD[code][STATUS].format(player="X")
+    status = GOOD[code][STATUS]
+    assert isinstance(status, str)
+    assert compiled.gettext(STATUS).format(player="X") == status.format(player="X")
     assert compiled.pgettext("button", RESIGN) == GOOD[code][RESIGN]
 
 
@@ -401,12 +413,16 @@ def test_update_creates_merges_and_keeps_translations(monkeypatch, tmp_path):
 
     path = i18n.catalog_path("de")
     catalog = i18n.read_catalog(path)
-    catalog.get(STATUS).string = GOOD["de"][STATUS]
+    status = catalog.get(STATUS)
+    assert status is not None
+    status.string = GOOD["de"][STATUS]
     tools.write_catalog(path, catalog)
     changed = Catalog()
     changed.add("{player} to move now")
     assert tools.update_catalogs(changed)["de"] == "updated"
     merged = i18n.read_catalog(path).get("{player} to move now")
+    assert merged is not None
+    assert isinstance(merged.id, str)
     assert merged.string == GOOD["de"][STATUS]
     assert merged.fuzzy  # kept for review, not shown until then
     assert i18n.compile_catalog(i18n.read_catalog(path)).gettext(merged.id) == merged.id

@@ -152,6 +152,7 @@ def test_an_accepted_move_plays_the_cell_and_the_bots_reply(positions):
             )
             assert isinstance(decision, Update)
             new = decision.new
+            assert isinstance(new, Game)
             assert new.board[cell[0]][cell[1]] == game.mark_to_move
             placed = sum(
                 a != b

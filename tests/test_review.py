@@ -439,7 +439,7 @@ def test_review_judges_every_move_from_every_reachable_position():
 
 def test_review_of_random_complete_games():
     rng = random.Random(2024)
-    verdicts = set()
+    verdicts: set[Verdict] = set()
     for _ in range(1500):
         cells, indexes = EMPTY_POSITION, []
         while not is_over(cells):
@@ -452,10 +452,13 @@ def test_review_of_random_complete_games():
 
 
 def test_perfect_play_is_reviewed_as_all_best_and_a_draw():
-    board, moves = initial_state(), []
+    board = initial_state()
+    moves: list[tictactoe.Action] = []
     while not tictactoe.terminal(board):
-        moves.append(tictactoe.minimax(board))
-        board = tictactoe.result(board, moves[-1])
+        action = tictactoe.minimax(board)
+        assert action is not None
+        moves.append(action)
+        board = tictactoe.result(board, action)
     game = review(moves)
     assert [move.verdict for move in game.moves] == [Verdict.BEST] * 9
     assert game.first_mistake is None
@@ -469,7 +472,7 @@ def test_an_empty_game_is_unfinished():
 
 
 def test_review_accepts_lists_and_stops_anywhere():
-    game = review([[1, 1], [0, 0]])
+    game = review([[1, 1], [0, 0]])  # type: ignore[list-item]  # lists, not tuples, on purpose
     assert [move.action for move in game.moves] == [(1, 1), (0, 0)]
     assert game.result is GameResult.UNFINISHED
     assert game.board == ((O, E, E), (E, X, E), (E, E, E))
@@ -599,7 +602,7 @@ def test_force_win_after_an_edge_reply():
 def test_the_values_are_frozen():
     advice = hint(initial_state())
     with pytest.raises(AttributeError):
-        advice.player = O
+        advice.player = O  # type: ignore[misc]  # read-only on purpose: it must raise
     assert isinstance(advice, Hint)
 
 

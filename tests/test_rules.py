@@ -91,7 +91,7 @@ def test_result_places_the_movers_mark():
 
 
 def test_result_returns_a_new_board_and_leaves_the_original_alone():
-    board = [[X, O, E], [E, X, E], [E, E, E]]
+    board: ttt.Board = [[X, O, E], [E, X, E], [E, E, E]]
     before = copy.deepcopy(board)
     after = result(board, (2, 0))
     assert board == before
@@ -102,7 +102,7 @@ def test_result_returns_a_new_board_and_leaves_the_original_alone():
 
 
 def test_result_accepts_an_action_from_actions():
-    board = [[X, E, E], [E, O, E], [E, E, E]]
+    board: ttt.Board = [[X, E, E], [E, O, E], [E, E, E]]
     for action in actions(board):
         i, j = action
         assert result(board, action)[i][j] == X
@@ -133,8 +133,8 @@ def test_winner_terminal_and_utility_for_every_line(line, mark):
 
 
 def test_winner_on_real_games():
-    x_won = [[X, X, X], [O, O, E], [E, E, E]]
-    o_won = [[X, X, O], [X, O, E], [O, E, E]]
+    x_won: ttt.Board = [[X, X, X], [O, O, E], [E, E, E]]
+    o_won: ttt.Board = [[X, X, O], [X, O, E], [O, E, E]]
     assert winner(x_won) == X
     assert winner(o_won) == O
     assert utility(x_won) == 1
@@ -142,7 +142,7 @@ def test_winner_on_real_games():
 
 
 def test_a_full_board_without_a_line_is_a_draw():
-    draw = [[X, O, X], [X, O, O], [O, X, X]]
+    draw: ttt.Board = [[X, O, X], [X, O, O], [O, X, X]]
     assert winner(draw) is None
     assert terminal(draw) is True
     assert utility(draw) == 0
@@ -150,13 +150,13 @@ def test_a_full_board_without_a_line_is_a_draw():
 
 def test_a_game_in_progress_is_not_terminal():
     assert terminal(initial_state()) is False
-    board = [[X, O, X], [O, X, O], [O, X, E]]
+    board: ttt.Board = [[X, O, X], [O, X, O], [O, X, E]]
     assert winner(board) is None
     assert terminal(board) is False
 
 
 def test_a_win_on_the_last_cell_beats_the_full_board():
-    board = [[X, O, X], [O, X, O], [O, X, X]]
+    board: ttt.Board = [[X, O, X], [O, X, O], [O, X, X]]
     assert winner(board) == X
     assert terminal(board) is True
     assert utility(board) == 1
@@ -230,7 +230,7 @@ def test_validate_board_accepts_exactly_the_reachable_positions(positions):
 
 
 def test_result_raises_on_an_occupied_cell():
-    board = [[X, E, E], [E, O, E], [E, E, E]]
+    board: ttt.Board = [[X, E, E], [E, O, E], [E, E, E]]
     with pytest.raises(ValueError, match=r"already taken"):
         result(board, (0, 0))
     with pytest.raises(ValueError, match=r"already taken"):

@@ -28,6 +28,7 @@ from brute_force import (
 
 from tictactoe import (
     EMPTY,
+    Board,
     O,
     X,
     analyse,
@@ -88,7 +89,7 @@ def test_minimax_blocks_a_win_in_one():
 
 def test_minimax_prefers_the_quickest_win():
     # X wins at once in (2, 2) on the diagonal, and nowhere else in one move.
-    board = [[X, O, E], [E, X, O], [E, E, E]]
+    board: Board = [[X, O, E], [E, X, O], [E, E, E]]
     assert minimax(board) == (2, 2)
     assert best_actions(board) == [(2, 2)]
     assert game_value(board) == (1, 1)
@@ -151,7 +152,7 @@ def test_analyse_matches_the_brute_force_on_every_reachable_position(positions):
 
 
 def test_analyse_names_its_fields():
-    board = [[X, X, E], [O, O, E], [E, E, E]]
+    board: Board = [[X, X, E], [O, O, E], [E, E, E]]
     moves = analyse(board)
     assert moves[0].action == (0, 2)
     assert moves[0].outcome == "win"
@@ -204,7 +205,9 @@ def test_impossible_never_loses_against_any_sequence_of_moves(ai_mark, seed):
 def test_perfect_play_against_itself_is_a_draw():
     board = initial_state()
     while not terminal(board):
-        board = result(board, minimax(board))
+        action = minimax(board)
+        assert action is not None
+        board = result(board, action)
     assert utility(board) == 0
     assert all(cell is not EMPTY for row in board for cell in row)
 

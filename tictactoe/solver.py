@@ -17,13 +17,25 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .rules import Action, Board, Cell
 
-    Key = tuple[Cell, ...]
+    # A board flattened row by row, and a board as a tuple of row tuples (the cache key).
+    Flat = tuple[Cell, ...]
+    Key = tuple[Flat, ...]
     Entry = tuple[int, int, tuple[int, ...]]
 
 EASY, MEDIUM, HARD, IMPOSSIBLE = "easy", "medium", "hard", "impossible"
 DIFFICULTIES = (EASY, MEDIUM, HARD, IMPOSSIBLE)
 
-MoveAnalysis = namedtuple("MoveAnalysis", "action outcome plies")
+if TYPE_CHECKING:
+    # What the namedtuple below is, for type checkers (typing.NamedTuple costs an import).
+    from typing import NamedTuple
+
+    class MoveAnalysis(NamedTuple):
+        action: Action
+        outcome: str
+        plies: int
+
+else:
+    MoveAnalysis = namedtuple("MoveAnalysis", "action outcome plies")
 MoveAnalysis.__doc__ = """One legal move under perfect play, from the mover's point of view:
 `action` (i, j), `outcome` "win" / "draw" / "loss", `plies` until the game ends, this move
 included."""
@@ -113,13 +125,13 @@ class _Solver:
         self._by_key[tuple(map(tuple, rows))] = entry
         return entry
 
-    def child(self, board_key: Key, index: int, mark: str) -> Entry:
+    def child(self, board_key: Flat, index: int, mark: str) -> Entry:
         """The entry after `mark` is played at `index` on the flattened board `board_key`."""
         assert self._by_bits is not None
         return self._by_bits[_bits_of((*board_key[:index], mark, *board_key[index + 1 :]))]
 
 
-def _bits_of(key: Key) -> int:
+def _bits_of(key: Flat) -> int:
     """Bitboard key of a flattened, validated board."""
     bits = 0
     for index, cell in enumerate(key):

@@ -6,7 +6,7 @@ process, answered by an in-process stub of Discord's REST API.
     fake_rest.py FakeDiscord (routes, stored messages, validation, faults), Fault, Request,
                  DiscordError, validate_message
     payloads.py  FakeUser / FakeChannel / FakeGuild and the JSON payloads Discord sends
-    reading.py   a message as a user sees it: text, buttons, board, cells_disabled, ...
+    reading.py   a message as a user sees it: text, buttons, board, is_over, ...
 """
 
 from .fake_rest import DiscordError, FakeDiscord, Fault, Request, validate_message
@@ -16,10 +16,10 @@ from .reading import (
     board,
     buttons,
     cell_buttons,
-    cells_disabled,
     find_button,
     first_empty,
     is_ephemeral,
+    is_over,
     is_v2,
     mark,
     marks,
@@ -42,10 +42,10 @@ __all__ = [
     "board",
     "buttons",
     "cell_buttons",
-    "cells_disabled",
     "find_button",
     "first_empty",
     "is_ephemeral",
+    "is_over",
     "is_v2",
     "mark",
     "marks",

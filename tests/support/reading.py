@@ -78,8 +78,9 @@ def marks(message: Json) -> dict[tuple[int, int], str]:
     }
 
 
-def cells_disabled(message: Json) -> bool:
-    return all(button.get("disabled") for button in cell_buttons(message))
+def is_over(message: Json) -> bool:
+    """Whether a board shows a finished game: it offers no Resign (its cells stay enabled)."""
+    return "Resign" not in [button.get("label") for button in buttons(message)]
 
 
 def first_empty(message: Json) -> tuple[int, int] | None:
