@@ -4,25 +4,17 @@ keeps the page up to date. tests/test_demo_browser.py plays it in Chromium."""
 from __future__ import annotations
 
 import logging
-import os
 import random
-import re
-import selectors
 import signal
 import socket
-import subprocess
 import sys
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from bot.demo import BOT_NAME, CHANNEL_NAME, PageSync, make_demo_bot, open_preview, run_demo
 from bot.demo import setup_world as setup_demo_world
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
-URL_LINE = re.compile(rb"Demo running: open (http://127\.0\.0\.1:\d+/#\S+)")
-START_TIMEOUT = 30  # seconds
+from tests.support.demo import START_TIMEOUT, running_demo
 
 
 @pytest.fixture
@@ -99,38 +91,13 @@ def test_a_port_in_use_is_one_line_and_exit_1(caplog: pytest.LogCaptureFixture) 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is a POSIX signal")
 def test_serves_the_page_then_stops_cleanly_on_sigterm() -> None:
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from bot.demo import run_demo; "
-            "sys.exit(run_demo(port=0, open_browser=False))",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        cwd=REPO_ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        assert process.stderr is not None
-        seen = b""
-        with selectors.DefaultSelector() as selector:
-            selector.register(process.stderr, selectors.EVENT_READ)
-            while not (found := URL_LINE.search(seen)):
-                assert selector.select(timeout=START_TIMEOUT), f"no URL, only {seen!r}"
-                chunk = os.read(process.stderr.fileno(), 4096)
-                assert chunk, f"the demo stopped before serving: {seen!r}"
-                seen += chunk
-        url = found.group(1).decode()
+    with running_demo() as (process, url, seen):
         # The page itself, from loopback; the part after # is the session's key, never sent.
         with urllib.request.urlopen(url.partition("#")[0], timeout=START_TIMEOUT) as response:
             assert response.status == 200
             assert b"<html" in response.read()
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=START_TIMEOUT)
-    finally:
-        process.kill()
-        process.wait()
 
     assert process.returncode == 0, stderr.decode()
     assert b"Demo stopped" in stderr

@@ -7,15 +7,14 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import selectors
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.demo import START_TIMEOUT, running_demo
 from tools.screenshots import CHROMIUM, CHROMIUM_ARGS, STATES, capture
 
 try:
@@ -23,9 +22,6 @@ try:
 except ImportError:  # reported by the test itself: a skip locally, a failure in CI
     sync_playwright = None  # type: ignore[assignment]
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-URL_LINE = re.compile(rb"Demo running: open (http://127\.0\.0\.1:\d+/#\S+)")
-START_TIMEOUT = 30  # seconds for the demo to print its URL
 ACTION_TIMEOUT = 10_000  # milliseconds for the page to show a result
 
 # What the buttons of a board show: a cell is blank or shows a mark; a control shows a word.
@@ -52,32 +48,8 @@ def chromium() -> str:
 @pytest.fixture
 def demo() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """`run_demo` in its own process on a free port: the process and the URL it logged."""
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from bot.demo import run_demo; "
-            "sys.exit(run_demo(port=0, open_browser=False))",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        cwd=REPO_ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        assert process.stderr is not None
-        seen = b""
-        with selectors.DefaultSelector() as selector:
-            selector.register(process.stderr, selectors.EVENT_READ)
-            while not (found := URL_LINE.search(seen)):
-                assert selector.select(timeout=START_TIMEOUT), f"no URL, only {seen!r}"
-                chunk = os.read(process.stderr.fileno(), 4096)
-                assert chunk, f"the demo stopped before serving: {seen!r}"
-                seen += chunk
-        yield process, found.group(1).decode()
-    finally:
-        process.kill()
-        process.wait()
+    with running_demo() as (process, url, _):
+        yield process, url
 
 
 def test_play_a_move_in_the_browser(

@@ -322,21 +322,23 @@ async def review(world: DemoWorld) -> MemberActor:
     return world.you
 
 
-@state("15-resign-question", "You pressed Resign: a private question before anything ends")
-async def resign_question(world: DemoWorld) -> MemberActor:
+async def ask_to_resign(world: DemoWorld) -> None:
+    """A game with your friend, you in the centre, then you press Resign."""
     await tictactoe(world.you, world, opponent=world.friend)
     await click_button(world.friend, world.channel.history()[-1], "accept")
     await play(world.you, world, (1, 1))
     await click_button(world.you, board_message(world), "resign")
+
+
+@state("15-resign-question", "You pressed Resign: a private question before anything ends")
+async def resign_question(world: DemoWorld) -> MemberActor:
+    await ask_to_resign(world)
     return world.you
 
 
 @state("16-resigned", "You confirmed: the board shows the result; the question says so")
 async def resigned(world: DemoWorld) -> MemberActor:
-    await tictactoe(world.you, world, opponent=world.friend)
-    await click_button(world.friend, world.channel.history()[-1], "accept")
-    await play(world.you, world, (1, 1))
-    await click_button(world.you, board_message(world), "resign")
+    await ask_to_resign(world)
     question = world.channel.history(viewer=world.you)[-1]
     await click_button(world.you, question, "yes")
     reached(game_over(board_message(world)), "the game is over")
