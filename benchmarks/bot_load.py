@@ -49,6 +49,7 @@ import contextlib
 import cProfile
 import gc
 import io
+import logging
 import math
 import os
 import platform
@@ -84,6 +85,10 @@ from tests.support import (
 TARGET_RATIO = 1.5  # our CPU per click, at most this many times the baseline's
 TARGET_BYTES_PER_GAME = 1.5 * 1024
 TARGET_FULL_GC_MS = ((10_000, 10.0), (50_000, 20.0))  # (up to N games, longest full GC)
+
+# Longer than any run (a run at 50,000 games under tracemalloc takes over 10 minutes): no game
+# expires halfway, and no expiry edit is measured.
+GAME_TIMEOUT_SECONDS = 24 * 3600
 
 Response = discord.InteractionResponseType
 Kind = discord.ComponentType
@@ -146,6 +151,20 @@ class GcLog:
         """The longest collection of `generation`: (wall seconds, CPU seconds)."""
         pauses = [(wall, cpu) for g, wall, cpu in self.collections if g == generation]
         return max(pauses, default=(0.0, 0.0))
+
+
+class LogCounter(logging.Handler):
+    """Counts the warnings and errors logged during the runs instead of printing each one."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.counts: Counter[str] = Counter()
+        self.first: dict[str, str] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        key = f"{record.levelname} {record.name}"
+        self.counts[key] += 1
+        self.first.setdefault(key, record.getMessage()[:160])
 
 
 def timed_full_collection(tries: int = 3) -> float:
@@ -233,7 +252,9 @@ class World:
 async def make_world(n: int, channels_per_guild: int, bot: discord.Client | None) -> World:
     gc.unfreeze()  # the previous world's bot froze its objects; let them go
     gc.collect()
-    harness = await Harness.start(seed=0, record=False, bot=bot)
+    harness = await Harness.start(
+        seed=0, record=False, bot=bot, game_timeout_seconds=GAME_TIMEOUT_SECONDS
+    )
     guilds = [
         harness.create_guild(f"server {g}", channels=channels_per_guild, announce=False)
         for g in range(math.ceil(n / channels_per_guild))
@@ -699,6 +720,8 @@ async def main_async(args: argparse.Namespace) -> int:
     )
     if args.profile:
         print("--profile: ours runs under cProfile in the first run; its CPU figures are inflated")
+    log = LogCounter()
+    logging.getLogger().addHandler(log)
     for n in args.games:
         ours: list[Run] = []
         base: list[Run] = []
@@ -711,6 +734,10 @@ async def main_async(args: argparse.Namespace) -> int:
         if ours[0].profile:
             print(f"\n--- cProfile of our play phase, {n:,} games ---")
             print(ours[0].profile)
+    print()
+    print(f"warnings and errors logged: {sum(log.counts.values())}")
+    for key, count in log.counts.most_common():
+        print(f"  {count:,} x {key}, the first: {log.first[key]}")
     return 0
 
 

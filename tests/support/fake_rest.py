@@ -108,8 +108,7 @@ class Request:
     path: str
     route: str  # "callback", "followup", "edit_original", "edit_followup", "commands", ...
     status: int
-    at: float  # time.perf_counter() when discord.py handed it to the transport
-    cpu_at: float  # time.thread_time() then
+    cpu_at: float  # time.thread_time() when discord.py handed it to the transport
     body: Any = field(default=None, repr=False)
     type: discord.InteractionResponseType | None = None  # of an interaction callback
     message: Json | None = field(default=None, repr=False)  # as Discord stores it afterwards
@@ -118,10 +117,6 @@ class Request:
     @property
     def content(self) -> str | None:
         return None if self.message is None else self.message.get("content")
-
-    @property
-    def components(self) -> list[Json]:
-        return [] if self.message is None else self.message.get("components", [])
 
     @property
     def flags(self) -> int:
@@ -163,7 +158,6 @@ class Fault:
     retry_after: float = 0.0
     times: int = 1
     match: Callable[[Request], bool] | None = field(default=None, repr=False)
-    hits: list[Request] = field(default_factory=list, repr=False)
 
     def answer(self) -> tuple[Json, dict[str, str]]:
         if self.status == 429:
@@ -342,7 +336,7 @@ class FakeDiscord:
     ) -> tuple[Request, int, Any, dict[str, str]]:
         """Apply one request; its record, the HTTP status, JSON body and headers to answer."""
         path = _API_PATH.sub("", urlsplit(url).path)
-        request = Request(method, path, route_of(method, path), 0, time.perf_counter(), cpu_at)
+        request = Request(method, path, route_of(method, path), 0, cpu_at)
         answer_headers: dict[str, str] = {}
         try:
             if data is not None and not isinstance(data, str | bytes):
@@ -365,7 +359,6 @@ class FakeDiscord:
     def _take_fault(self, request: Request) -> Fault | None:
         for fault in self.faults:
             if fault.route == request.route and (fault.match is None or fault.match(request)):
-                fault.hits.append(request)
                 fault.times -= 1
                 if fault.times <= 0:
                     self.faults.remove(fault)

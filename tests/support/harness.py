@@ -64,16 +64,10 @@ class Sent:
     type: discord.InteractionType
     user_id: int
     channel_id: int
-    dispatched_at: float = 0.0  # perf_counter() before the gateway frame was decoded
-    dispatched_cpu: float = 0.0  # thread_time() then
+    dispatched_cpu: float = 0.0  # thread_time() before the gateway frame was decoded
     parsed_cpu: float = 0.0  # thread_time() once the parser returned (handlers scheduled)
     tasks: list[asyncio.Task[Any]] = field(default_factory=list, repr=False)
     requests: list[Request] = field(default_factory=list)
-
-    @property
-    def latency(self) -> float | None:
-        """Seconds from the dispatch to the bot handing its first request to the transport."""
-        return self.requests[0].at - self.dispatched_at if self.requests else None
 
     @property
     def callbacks(self) -> list[Request]:
@@ -390,7 +384,7 @@ class Harness:
         frame = self._frame("INTERACTION_CREATE", payload)
         tasks: list[asyncio.Task[Any]] = []
         self._capture = tasks
-        sent.dispatched_at, sent.dispatched_cpu = time.perf_counter(), time.thread_time()
+        sent.dispatched_cpu = time.thread_time()
         try:
             self._receive(frame)
         finally:

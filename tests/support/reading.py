@@ -17,7 +17,6 @@ Json = dict[str, Any]
 MARKS = {"X": "X", "O": "O", "❌": "X", "⭕": "O"}  # a cell's mark, from its label or emoji
 BUTTON = discord.ComponentType.button.value
 TEXT_DISPLAY = discord.ComponentType.text_display.value
-EPHEMERAL = discord.MessageFlags(ephemeral=True).value
 COMPONENTS_V2 = discord.MessageFlags(components_v2=True).value
 
 
@@ -39,10 +38,6 @@ def text(message: Json) -> str:
     components = message.get("components") or []
     parts.extend(c["content"] for c in walk(components) if c.get("type") == TEXT_DISPLAY)
     return "\n".join(part for part in parts if part)
-
-
-def is_ephemeral(message: Json) -> bool:
-    return bool(message.get("flags", 0) & EPHEMERAL)
 
 
 def is_v2(message: Json) -> bool:
