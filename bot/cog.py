@@ -410,7 +410,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
     async def _private(self, interaction: Interaction, kind: PrivateKind, game: Game) -> None:
         locale = str(interaction.locale)
         if kind is PrivateKind.HINT:
-            reply = render.render_hint(game, locale, self.bot_id)
+            reply = render.render_hint(game, locale)
         else:
             reply = render.render_review(game, locale, self.bot_id)
         await self.tell(interaction, reply)
@@ -438,7 +438,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         self._schedule_sweep()
         card = render.render_state(game, self.bot_id, self._deadline(interaction, idle))
         await self._edit(interaction, card)
-        question = render.render_resign_question(game, str(interaction.locale), self.bot_id)
+        question = render.render_resign_question(game, str(interaction.locale))
         view = reply_view(question)
         assert view is not None
         await interaction.followup.send(

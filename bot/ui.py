@@ -22,10 +22,6 @@ if TYPE_CHECKING:
 Interaction: TypeAlias = "discord.Interaction[TicTacToeBot]"
 Component = dict[str, Any]
 
-# Discord's limits for a Components V2 message, asserted by the tests.
-MAX_COMPONENTS = 40
-MAX_TEXT = 4000
-
 
 class _Prebuilt:
     """A message body already in Discord's JSON: discord.py sends it as it is.

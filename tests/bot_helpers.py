@@ -256,7 +256,11 @@ def payload_problems(payload: dict[str, Any]) -> list[str]:
     problems = []
     if len(components) > MAX_COMPONENTS:
         problems.append(f"{len(components)} components")
-    text_length = sum(len(c.get("content") or "") for c in components if c.get("type") == 10)
+    text_length = sum(
+        len(c.get("content") or "")
+        for c in components
+        if c.get("type") == discord.ComponentType.text_display.value
+    )
     if text_length > MAX_TEXT:
         problems.append(f"{text_length} characters of text")
     ids = [c["custom_id"] for c in components if c.get("custom_id")]
@@ -264,7 +268,8 @@ def payload_problems(payload: dict[str, Any]) -> list[str]:
     if len(set(ids)) != len(ids):
         problems.append("custom_ids repeat")
     for component in components:
-        if component.get("type") == 1 and len(component.get("components") or []) > 5:
+        row = component.get("type") == discord.ComponentType.action_row.value
+        if row and len(component.get("components") or []) > MAX_ROW_BUTTONS:
             problems.append(f"a row of {len(component['components'])}")
     return problems
 

@@ -135,10 +135,6 @@ class Game:
         return self.x_player, self.o_player
 
     @property
-    def human_players(self) -> tuple[int, ...]:
-        return tuple(user for user in self.players if user != AI)
-
-    @property
     def mark_to_move(self) -> str:
         return self._mark_to_move
 

@@ -358,7 +358,7 @@ def render_apology(locale: str | None) -> Reply:
     return Reply(_("Sorry, something went wrong on my side. Please try again."))
 
 
-def render_resign_question(game: Game, locale: str | None, bot_id: int) -> Reply:
+def render_resign_question(game: Game, locale: str | None) -> Reply:
     _ = translations(locale).gettext
     confirm = ButtonSpec(
         codec.control_id(game, Verb.CONFIRM_RESIGN),
@@ -429,7 +429,7 @@ def outcome_text(outcome: Outcome, own_moves: int, tr: gettext.NullTranslations)
     return tr.gettext("draw")
 
 
-def render_hint(game: Game, locale: str | None, bot_id: int) -> Reply:
+def render_hint(game: Game, locale: str | None) -> Reply:
     """Every empty cell's outcome for the player to move, the best ones starred, and why."""
     tr = translations(locale)
     _ = tr.gettext
