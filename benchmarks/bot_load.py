@@ -19,8 +19,8 @@ of Discord's REST API, no socket.
             click with a prebuilt message of the same shape as ours (--shape; "auto" copies
             the layout of our board: classic content + action rows, or a Components V2
             container), through the same discord.py call InteractionResponse makes. Its N
-            board messages are posted in N channels beforehand; it gets as many rounds of
-            clicks as ours needed.
+            boards are posted as ours are, in answer to N /tictactoe commands (so Discord's
+            copies carry the same fields); it gets as many rounds of clicks as ours needed.
 
 Measured
   * CPU per click: thread CPU time (time.thread_time) from feeding the click's gateway frame
@@ -68,6 +68,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from tests.support import (
@@ -466,19 +467,34 @@ def board_message(shape: str, user_id: int, bot_id: int) -> Json:
 
 
 class BaselineBot(commands.Bot):
-    """A minimal handler: every button click is answered with one prebuilt message."""
+    """A minimal handler: /tictactoe is answered with a board message of the bot's shape, and
+    every button click with one prebuilt message."""
 
-    def __init__(self, answer: Json) -> None:
+    def __init__(self, shape: str) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents(guilds=True),
             help_command=None,
         )
-        self.answer = answer
+        self.shape = shape
+        self.answer: Json = {}
         self.add_listener(self.answer_click, "on_interaction")
 
     async def setup_hook(self) -> None:
+        assert self.user is not None
+        self.answer = board_message(self.shape, 10**17, self.user.id)  # an id of a user's length
+        self.tree.add_command(
+            app_commands.Command(name="tictactoe", description="Play", callback=self.post_board)
+        )
+        await self.tree.sync()
         gc.freeze()  # as the bot does: what is alive at start-up is never scanned again
+
+    async def post_board(self, interaction: discord.Interaction) -> None:
+        # Posted as the bot's boards are, in answer to the command: Discord's copy of the
+        # message then has the same fields (the command's metadata, later an edit time).
+        assert self.user is not None
+        board = board_message(self.shape, interaction.user.id, self.user.id)
+        await answer_raw(interaction, Response.channel_message, board)
 
     async def answer_click(self, interaction: discord.Interaction) -> None:
         if interaction.type is discord.InteractionType.component:
@@ -489,14 +505,10 @@ class BaselineBot(commands.Bot):
 
 
 async def run_baseline(n: int, channels_per_guild: int, shape: str, rounds: int) -> Run:
-    bot = BaselineBot({})
+    bot = BaselineBot(shape)
     world = await make_world(n, channels_per_guild, bot)
     try:
-        harness = world.harness
-        bot.answer = board_message(shape, world.users[0].id, harness.bot_user.id)
-        for i, channel in enumerate(world.channels):
-            data = board_message(shape, world.users[i].id, harness.bot_user.id)
-            world.message_ids[i] = int(harness.post_message(channel, data)["id"])
+        await start_games(world)
         gc.collect()
         full_gc_live = timed_full_collection()
         tracked = len(gc.get_objects())

@@ -51,10 +51,11 @@ _CELLS = {code: cell for cell, code in _CELL_CODES.items()}
 
 _ID = r"\d{1,20}"
 _LOCALE = r"[A-Za-z]{2}(?:-[A-Za-z0-9]{2,3})?"
-_GAME_ID = re.compile(
-    rf"ttt2:(?P<verb>[0-8rymhv]):(?P<state>(?P<play>m[0-8]{{0,9}}|b[XO-]{{9}}):(?P<x>{_ID})"
-    rf":(?P<o>{_ID}):(?P<level>[emhi-]):(?P<ending>[xot-]):(?P<locale>{_LOCALE}))"
+_GAME_STATE = re.compile(
+    rf"(?P<play>m[0-8]{{0,9}}|b[XO-]{{9}}):(?P<x>{_ID}):(?P<o>{_ID}):(?P<level>[emhi-])"
+    rf":(?P<ending>[xot-]):(?P<locale>{_LOCALE})"
 )
+_GAME_ID = re.compile(rf"ttt2:(?P<verb>[0-8rymhv]):(?P<state>{_GAME_STATE.pattern})")
 _CHALLENGE_ID = re.compile(
     rf"ttt2:(?P<verb>[ad]):(?P<state>(?P<challenger>{_ID}):(?P<opponent>{_ID}):(?P<mark>[XO])"
     rf":(?P<locale>{_LOCALE}))"
@@ -98,6 +99,11 @@ def cell_id(game: Game, cell: ttt.Action) -> str:
     return id_of(Verb.CELL, state_key(game), cell)
 
 
+def cell_ids(key: str) -> tuple[str, ...]:
+    """The custom_ids of the nine cells of the board whose state has this key, row by row."""
+    return tuple(f"{PREFIX}{index}:{key}" for index in range(9))
+
+
 def control_id(state: State, verb: Verb) -> str:
     return id_of(verb, state_key(state))
 
@@ -131,7 +137,7 @@ def decode(custom_id: str) -> Click:
         raise CodecError("custom_id is too long")
     try:
         if match := _GAME_ID.fullmatch(custom_id):
-            return _click(match["verb"], _decode_game_state(match["state"]))
+            return _click(match["verb"], _game(match))
         if match := _CHALLENGE_ID.fullmatch(custom_id):
             return _click(match["verb"], _decode_challenge_state(match["state"]))
         if match := _LEGACY_GAME_ID.fullmatch(custom_id):
@@ -147,8 +153,8 @@ def decode(custom_id: str) -> Click:
 def decode_state(key: str) -> State:
     """The state behind a key that memory holds (see state_key)."""
     try:
-        if _GAME_ID.fullmatch(f"{PREFIX}0:{key}"):
-            return _decode_game_state(key)
+        if match := _GAME_STATE.fullmatch(key):
+            return _game(match)
         if _CHALLENGE_ID.fullmatch(f"{PREFIX}a:{key}"):
             return _decode_challenge_state(key)
     except GameError as error:
@@ -156,22 +162,23 @@ def decode_state(key: str) -> State:
     raise CodecError(f"not a state key: {key!r}")
 
 
+_VERBS = {verb.value: verb for verb in Verb}
+
+
 def _click(verb: str, state: State) -> Click:
     if verb.isdigit():
         return Click(state, Verb.CELL, cell_action(int(verb)))
-    return Click(state, Verb(verb))
+    return Click(state, _VERBS[verb])
 
 
-@lru_cache(maxsize=1024)  # racing and repeated clicks bring the same state back
-def _decode_game_state(key: str) -> Game:
-    match = _GAME_ID.fullmatch(f"{PREFIX}0:{key}")
-    assert match is not None
-    play = match["play"]
-    x_player, o_player, level = _snowflake(match["x"]), _snowflake(match["o"]), match["level"]
+def _game(match: re.Match[str]) -> Game:
+    """The game in a match of _GAME_STATE (or of _GAME_ID, which contains it)."""
+    play, level = match["play"], match["level"]
+    x_player, o_player = _snowflake(match["x"]), _snowflake(match["o"])
     difficulty = None if level == "-" else _LEVELS[level]
     ending, locale = _ENDINGS[match["ending"]], _locale(match["locale"])
-    if play.startswith("m"):
-        moves = tuple(int(move) for move in play[1:])
+    if play[0] == "m":
+        moves = tuple(map(int, play[1:]))
         return Game.from_moves(x_player, o_player, difficulty, moves, ending, locale)
     return Game(x_player, o_player, difficulty, _board(play[1:]), None, ending, locale)
 
@@ -220,6 +227,7 @@ __all__ = [
     "CodecError",
     "Verb",
     "cell_id",
+    "cell_ids",
     "control_id",
     "decode",
     "decode_state",

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
+from typing import NamedTuple
 
 import tictactoe as ttt
 
@@ -67,10 +68,8 @@ class Game:
     moves: tuple[int, ...] | None = None
     ending: Ending | None = None
     locale: str = SOURCE_LOCALE
-    # Derived from the board once: every click and every render asks for these several times.
-    _lines: tuple[tuple[ttt.Action, ...], ...] = field(init=False, repr=False, compare=False)
-    _board_over: bool = field(init=False, repr=False, compare=False)
-    _mark_to_move: str = field(init=False, repr=False, compare=False)
+    # What the board implies, shared by every game in the same position (see _Position).
+    _position: _Position = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for user in self.players:
@@ -84,23 +83,14 @@ class Game:
             raise GameError(f"unknown difficulty {self.difficulty!r}")
         if self.moves is not None:
             # A move list that plays out is legal by construction: it only has to match.
-            if _board_of_moves_cached(self.moves) != self.board:
+            position = _position_of_moves(self.moves)
+            if position.board != self.board:
                 raise GameError("the moves do not make this board")
         else:
-            try:
-                ttt.validate_board([list(row) for row in self.board])
-            except ValueError as error:
-                raise GameError(f"impossible board: {error}") from None
-        # Plain index arithmetic: this runs twice per click (the move and the bot's reply).
-        flat = (*self.board[0], *self.board[1], *self.board[2])
-        lines = tuple(line for line in LINE_CELLS if _complete(flat, line))
-        board_over = bool(lines) or None not in flat
-        if self.ending is not None and board_over:
+            position = _position_of_board(self.board)
+        if self.ending is not None and position.over:
             raise GameError("a game that ended on the board cannot also be resigned or expired")
-        x_count = flat.count(ttt.X)
-        object.__setattr__(self, "_lines", tuple(tuple(map(cell_action, line)) for line in lines))
-        object.__setattr__(self, "_board_over", board_over)
-        object.__setattr__(self, "_mark_to_move", ttt.X if x_count == flat.count(ttt.O) else ttt.O)
+        object.__setattr__(self, "_position", position)
 
     @classmethod
     def start(
@@ -124,7 +114,8 @@ class Game:
         ending: Ending | None = None,
         locale: str = SOURCE_LOCALE,
     ) -> Game:
-        return cls(x_player, o_player, difficulty, board_of_moves(moves), moves, ending, locale)
+        board = _position_of_moves(moves).board
+        return cls(x_player, o_player, difficulty, board, moves, ending, locale)
 
     @property
     def vs_ai(self) -> bool:
@@ -136,7 +127,7 @@ class Game:
 
     @property
     def mark_to_move(self) -> str:
-        return self._mark_to_move
+        return self._position.mark_to_move
 
     @property
     def player_to_move(self) -> int:
@@ -144,7 +135,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.ending is not None or self._board_over
+        return self.ending is not None or self._position.over
 
     @property
     def last_move(self) -> ttt.Action | None:
@@ -158,10 +149,7 @@ class Game:
             return ttt.O
         if self.ending is Ending.O_RESIGNED:
             return ttt.X
-        if not self._lines:
-            return None
-        i, j = self._lines[0][0]
-        return self.board[i][j]
+        return self._position.line_mark
 
     @property
     def winner_id(self) -> int | None:
@@ -170,7 +158,7 @@ class Game:
 
     @property
     def winning_cells(self) -> frozenset[ttt.Action]:
-        return frozenset(cell for line in self._lines for cell in line)
+        return self._position.winning_cells
 
     def player_of(self, mark: str) -> int:
         return self.x_player if mark == ttt.X else self.o_player
@@ -191,20 +179,12 @@ class Game:
             raise GameError("this game is already over")
         if not self.is_free(action):
             raise GameError("that cell is taken")
-        i, j = action
-        mark = self._mark_to_move
-        row = self.board[i]
-        changed: Row = (
-            (mark, row[1], row[2])
-            if j == 0
-            else ((row[0], mark, row[2]) if j == 1 else (row[0], row[1], mark))
-        )
-        board: Rows = (
-            changed if i == 0 else self.board[0],
-            changed if i == 1 else self.board[1],
-            changed if i == 2 else self.board[2],
-        )
-        moves = None if self.moves is None else (*self.moves, cell_index(action))
+        if self.moves is None:
+            moves = None
+            board = _with_mark(self.board, action, self.mark_to_move)
+        else:
+            moves = (*self.moves, cell_index(action))
+            board = _position_of_moves(moves).board
         return Game(
             self.x_player, self.o_player, self.difficulty, board, moves, self.ending, self.locale
         )
@@ -287,9 +267,56 @@ def board_of_moves(moves: tuple[int, ...]) -> Rows:
     )
 
 
+def _with_mark(board: Rows, action: ttt.Action, mark: str) -> Rows:
+    i, j = action
+    row = board[i]
+    changed: Row = (
+        (mark, row[1], row[2])
+        if j == 0
+        else ((row[0], mark, row[2]) if j == 1 else (row[0], row[1], mark))
+    )
+    return (
+        changed if i == 0 else board[0],
+        changed if i == 1 else board[1],
+        changed if i == 2 else board[2],
+    )
+
+
+class _Position(NamedTuple):
+    """What a board implies, worked out once: every click and render asks several times, and
+    games share their positions (5,478 are reachable), so these are cached."""
+
+    board: Rows
+    over: bool  # three in a row, or no empty cell left
+    line_mark: str | None  # the mark with three in a row
+    winning_cells: frozenset[ttt.Action]
+    mark_to_move: str
+
+
 @lru_cache(maxsize=4096)  # games share their openings: most move lists come again
-def _board_of_moves_cached(moves: tuple[int, ...]) -> Rows:
-    return board_of_moves(moves)
+def _position_of_moves(moves: tuple[int, ...]) -> _Position:
+    return _position(board_of_moves(moves))
+
+
+@lru_cache(maxsize=1024)  # boards posted before move lists were kept
+def _position_of_board(board: Rows) -> _Position:
+    try:
+        ttt.validate_board([list(row) for row in board])
+    except ValueError as error:
+        raise GameError(f"impossible board: {error}") from None
+    return _position(board)
+
+
+def _position(board: Rows) -> _Position:
+    flat = (*board[0], *board[1], *board[2])
+    lines = [line for line in LINE_CELLS if _complete(flat, line)]
+    return _Position(
+        board=board,
+        over=bool(lines) or None not in flat,
+        line_mark=flat[lines[0][0]] if lines else None,
+        winning_cells=frozenset(cell_action(cell) for line in lines for cell in line),
+        mark_to_move=ttt.X if flat.count(ttt.X) == flat.count(ttt.O) else ttt.O,
+    )
 
 
 def _complete(flat: Sequence[Cell], line: tuple[int, int, int]) -> bool:

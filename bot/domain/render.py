@@ -9,6 +9,8 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import NamedTuple
 
 import discord
 
@@ -28,7 +30,7 @@ from tictactoe.review import cell_action as numbered_cell
 from ..i18n import translations
 from . import codec
 from .codec import Verb
-from .game import AI, Challenge, Ending, Game, State, cell_action
+from .game import AI, Challenge, Ending, Game, Rows, State, cell_action
 from .policy import CHALLENGE_SECONDS, Refusal
 
 # The cells are buttons of one size: a one-character label each (Discord gives every button the
@@ -46,8 +48,9 @@ ACCENT_NEUTRAL = discord.Colour.light_grey()
 Translate = Callable[[str], str]
 
 
-@dataclass(frozen=True, slots=True)
-class ButtonSpec:
+class ButtonSpec(NamedTuple):
+    """A button as plain values (a named tuple: a board has a dozen, built on every click)."""
+
     custom_id: str
     style: discord.ButtonStyle
     label: str
@@ -179,21 +182,29 @@ def _result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) ->
 
 
 def _board_rows(game: Game) -> tuple[tuple[ButtonSpec, ...], ...]:
-    key = codec.state_key(game)  # once: every button carries it
-    winning = game.winning_cells
-    return tuple(
-        tuple(
-            _cell_button(codec.id_of(Verb.CELL, key, (i, j)), mark, (i, j) in winning)
-            for j, mark in enumerate(row)
+    cells = [
+        ButtonSpec(custom_id, style, label)
+        for custom_id, (style, label) in zip(
+            codec.cell_ids(codec.state_key(game)),
+            _cell_looks(game.board, game.winning_cells),
+            strict=True,
         )
-        for i, row in enumerate(game.board)
+    ]
+    return tuple(cells[0:3]), tuple(cells[3:6]), tuple(cells[6:9])
+
+
+@lru_cache(maxsize=1024)  # per position, and thousands of games share a few hundred
+def _cell_looks(
+    board: Rows, winning: frozenset[ttt.Action]
+) -> tuple[tuple[discord.ButtonStyle, str], ...]:
+    """Each cell's style and label, row by row."""
+    return tuple(
+        (discord.ButtonStyle.secondary, EMPTY_LABEL)
+        if mark is None
+        else (WIN_STYLE if (i, j) in winning else MARK_STYLE[mark], mark)
+        for i, row in enumerate(board)
+        for j, mark in enumerate(row)
     )
-
-
-def _cell_button(custom_id: str, mark: str | None, winning: bool) -> ButtonSpec:
-    if mark is None:
-        return ButtonSpec(custom_id, discord.ButtonStyle.secondary, EMPTY_LABEL)
-    return ButtonSpec(custom_id, WIN_STYLE if winning else MARK_STYLE[mark], mark)
 
 
 def _controls(game: Game, retired: bool, _: Translate) -> tuple[ButtonSpec, ...]:
