@@ -51,6 +51,7 @@ VERSION: Final[str] = _PROJECT_TABLE["version"]
 # (1-based), (n, "c") for the msgctxt; a dict picks the spec by the number of arguments.
 KEYWORDS: Final[dict[str, Any]] = {
     "_": None,
+    "N_": None,  # a message defined in a table, translated where it is shown
     "gettext": None,
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),

@@ -101,7 +101,7 @@ def cell_id(game: Game, cell: ttt.Action) -> str:
 
 def cell_ids(key: str) -> tuple[str, ...]:
     """The custom_ids of the nine cells of the board whose state has this key, row by row."""
-    return tuple(f"{PREFIX}{index}:{key}" for index in range(9))
+    return tuple([f"{PREFIX}{index}:{key}" for index in range(9)])
 
 
 def control_id(state: State, verb: Verb) -> str:

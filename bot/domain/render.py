@@ -89,23 +89,31 @@ def link(label: str, url: str | None) -> str:
     return f"[{label}]({url})" if url else label
 
 
+def N_(message: str) -> str:
+    """gettext's deferred translation: marks a message for the catalogs where a table defines
+    it; `_()` translates it where it is shown."""
+    return message
+
+
+_DIFFICULTY_NAMES = {
+    ttt.EASY: N_("Easy"),
+    ttt.MEDIUM: N_("Medium"),
+    ttt.HARD: N_("Hard"),
+    ttt.IMPOSSIBLE: N_("Impossible"),
+}
+_CELL_NAMES = (
+    (N_("top left"), N_("top middle"), N_("top right")),
+    (N_("middle left"), N_("centre"), N_("middle right")),
+    (N_("bottom left"), N_("bottom middle"), N_("bottom right")),
+)
+
+
 def difficulty_name(level: str, _: Translate) -> str:
-    names = {
-        ttt.EASY: _("Easy"),
-        ttt.MEDIUM: _("Medium"),
-        ttt.HARD: _("Hard"),
-        ttt.IMPOSSIBLE: _("Impossible"),
-    }
-    return names[level]
+    return _(_DIFFICULTY_NAMES[level])
 
 
 def cell_name(cell: ttt.Action, _: Translate) -> str:
-    names = (
-        (_("top left"), _("top middle"), _("top right")),
-        (_("middle left"), _("centre"), _("middle right")),
-        (_("bottom left"), _("bottom middle"), _("bottom right")),
-    )
-    return names[cell[0]][cell[1]]
+    return _(_CELL_NAMES[cell[0]][cell[1]])
 
 
 # ------------------------------------------------------------------------------ the board
@@ -116,12 +124,13 @@ def render_game(
 ) -> Card:
     """The board message of `game`; `deadline` (unix seconds) is when it lapses if idle."""
     _ = translations(game.locale).gettext
+    key = codec.state_key(game)  # every button carries it
     return Card(
         accent=_accent(game),
         heading=_game_heading(game, bot_id, _),
         body=_game_status(game, bot_id, deadline, retired, _),
-        rows=_board_rows(game),
-        controls=_controls(game, retired, _),
+        rows=_board_rows(game, key),
+        controls=_controls(game, key, retired, _),
     )
 
 
@@ -181,11 +190,11 @@ def _result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) ->
     return _("{turn} Time runs out <t:{deadline}:R>.").format(turn=turn, deadline=deadline)
 
 
-def _board_rows(game: Game) -> tuple[tuple[ButtonSpec, ...], ...]:
+def _board_rows(game: Game, key: str) -> tuple[tuple[ButtonSpec, ...], ...]:
     cells = [
         ButtonSpec(custom_id, style, label)
         for custom_id, (style, label) in zip(
-            codec.cell_ids(codec.state_key(game)),
+            codec.cell_ids(key),
             _cell_looks(game.board, game.winning_cells),
             strict=True,
         )
@@ -207,9 +216,7 @@ def _cell_looks(
     )
 
 
-def _controls(game: Game, retired: bool, _: Translate) -> tuple[ButtonSpec, ...]:
-    key = codec.state_key(game)
-
+def _controls(game: Game, key: str, retired: bool, _: Translate) -> tuple[ButtonSpec, ...]:
     def control(verb: Verb, style: discord.ButtonStyle, label: str, emoji: str) -> ButtonSpec:
         return ButtonSpec(codec.id_of(verb, key), style, label, emoji)
 

@@ -76,6 +76,7 @@ _BY_KEY: Final = {code.lower(): code for code in LOCALES}
 _SOURCE: Final = gettext.NullTranslations()
 
 
+@functools.lru_cache(maxsize=256)  # asked on every render, with a few locales
 def normalize(locale: str | discord.Locale | None) -> str:
     """The supported Discord locale code for `locale`, or SOURCE_LOCALE.
 
