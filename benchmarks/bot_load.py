@@ -1,7 +1,7 @@
 """Benchmark: the bot's CPU per click against a minimal discord.py handler, its garbage-collection
 pauses, and its memory per live game, with thousands of games live at once.
 
-    python benchmarks/bot_load.py                           # 1,000 and 10,000 games, 3 runs
+    python benchmarks/bot_load.py                           # 1,000 and 10,000 games
     python benchmarks/bot_load.py --games 50000 --repeat 1
     python benchmarks/bot_load.py --games 2000 --profile    # where the bot's time goes
 
@@ -20,7 +20,12 @@ of Discord's REST API, no socket.
             the layout of our board: classic content + action rows, or a Components V2
             container), through the same discord.py call InteractionResponse makes. Its N
             boards are posted as ours are, in answer to N /tictactoe commands (so Discord's
-            copies carry the same fields); it gets as many rounds of clicks as ours needed.
+            copies carry the same fields); it gets as many clicks as ours.
+
+The CPU figures come from paired runs (--repeat, default 3): both bots live in the same process
+at once, and each click of ours is followed by one of the baseline's, so the machine's slow
+spells (this one is shared: identical runs differ by 20%) fall on both alike. The GC figures
+come from solo runs of each bot (--gc-repeat, default 1), where the heap holds one bot only.
 
 Measured
   * CPU per click: thread CPU time (time.thread_time) from feeding the click's gateway frame
@@ -28,7 +33,7 @@ Measured
     harness's own code in between; clicks are fed one at a time, each handled to the end
     before the next, so nothing else runs in that window. Also shown, for information: the
     whole click, including discord.py reading Discord's answer, minus the fake's work.
-    p50 / p99 / mean in µs per run, median over --repeat runs.
+    p50 / p99 / mean in µs per paired run, median over the runs.
   * Garbage collection during play, from gc.callbacks (every collection, start to stop, with
     its generation; wall time, and CPU time to tell the machine's scheduler apart), after a
     gc.collect() once the games are started; plus an explicit gc.collect(2), timed, with the
@@ -359,6 +364,58 @@ class Run:
     profile: str = ""
 
 
+async def play_once(world: World, i: int, clicks: Clicks) -> None:
+    """Our player i plays the first empty cell of the board as Discord shows it."""
+    shown = world.harness.discord.message(world.message_ids[i])
+    cell = first_empty(shown)
+    assert cell is not None
+    answer = await click_once(world, i, cell, clicks)
+    world.over[i] = not answer or is_over(answer)
+
+
+def shape_of(world: World) -> str:
+    first = world.harness.discord.message(world.message_ids[0]) if world.message_ids[0] else {}
+    return "v2" if first and is_v2(first) else "classic"
+
+
+# Cells the baseline's board leaves enabled (it answers every click with the same board).
+BASELINE_CELLS = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)]
+
+
+@dataclass
+class Paired:
+    """One paired run: both bots live at once, each click of ours followed by one of the
+    baseline's, so that the machine's ups and downs fall on both alike."""
+
+    ours: Clicks
+    base: Clicks
+    rounds: int
+    shape: str
+    errors: Counter[str]
+
+
+async def run_paired(n: int, channels_per_guild: int, shape: str) -> Paired:
+    ours = await make_world(n, channels_per_guild, None)
+    base: World | None = None
+    try:
+        await start_games(ours)
+        shape = shape_of(ours) if shape == "auto" else shape
+        base = await make_world(n, channels_per_guild, BaselineBot(shape))
+        await start_games(base)
+        gc.collect()
+        ours_clicks, base_clicks, rounds = Clicks(), Clicks(), 0
+        while live := ours.live():
+            for i in live:
+                await play_once(ours, i, ours_clicks)
+                await click_once(base, i, BASELINE_CELLS[rounds % len(BASELINE_CELLS)], base_clicks)
+            rounds += 1
+        return Paired(ours_clicks, base_clicks, rounds, shape, ours.errors + base.errors)
+    finally:
+        if base is not None:
+            await close_world(base)  # the later harness first: task factories are stacked
+        await close_world(ours)
+
+
 async def run_ours(n: int, channels_per_guild: int, profile: bool) -> Run:
     world = await make_world(n, channels_per_guild, None)
     try:
@@ -368,7 +425,6 @@ async def run_ours(n: int, channels_per_guild: int, profile: bool) -> Run:
         tracked = len(gc.get_objects())
         live_after_start = len(world.live())
         bot_live = bot_live_games(world.harness.bot)
-        first = world.harness.discord.message(world.message_ids[0]) if world.message_ids[0] else {}
         clicks, rounds = Clicks(), 0
         profiler = cProfile.Profile() if profile else None
         with GcLog().recording() as log:
@@ -377,11 +433,7 @@ async def run_ours(n: int, channels_per_guild: int, profile: bool) -> Run:
             while live := world.live():
                 rounds += 1
                 for i in live:
-                    shown = world.harness.discord.message(world.message_ids[i])
-                    cell = first_empty(shown)
-                    assert cell is not None
-                    answer = await click_once(world, i, cell, clicks)
-                    world.over[i] = not answer or is_over(answer)
+                    await play_once(world, i, clicks)
             if profiler is not None:
                 profiler.disable()
         full_gc_after = timed_full_collection()
@@ -394,7 +446,7 @@ async def run_ours(n: int, channels_per_guild: int, profile: bool) -> Run:
             full_gc_live=full_gc_live,
             full_gc_after=full_gc_after,
             tracked_objects=tracked,
-            shape="v2" if first and is_v2(first) else "classic",
+            shape=shape_of(world),
             errors=world.errors,
             profile=profile_report(profiler),
         )
@@ -513,11 +565,10 @@ async def run_baseline(n: int, channels_per_guild: int, shape: str, rounds: int)
         full_gc_live = timed_full_collection()
         tracked = len(gc.get_objects())
         clicks = Clicks()
-        empty = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)]
         with GcLog().recording() as log:
             for r in range(rounds):
                 for i in range(n):
-                    await click_once(world, i, empty[r % len(empty)], clicks)
+                    await click_once(world, i, BASELINE_CELLS[r % len(BASELINE_CELLS)], clicks)
         full_gc_after = timed_full_collection()
         return Run(
             live_after_start=n,
@@ -648,28 +699,44 @@ def gc_line(runs: list[Run]) -> str:
     )
 
 
-def summarize(n: int, ours: list[Run], base: list[Run], memory: Memory) -> None:
-    clicks = len(ours[0].clicks.to_transport)
+def summarize(
+    n: int, paired: list[Paired], ours: list[Run], base: list[Run], memory: Memory
+) -> None:
+    clicks = len(paired[0].ours.to_transport)
     bot_live = ours[0].bot_live_after_start
     print()
-    print(f"=== {n:,} live games, {len(ours)} run(s); CPU figures are medians over runs ===")
+    print(
+        f"=== {n:,} live games: CPU from {len(paired)} paired run(s) (medians over runs), "
+        f"GC from {len(ours)} solo run(s) of each ==="
+    )
     print(
         f"live after the start     {ours[0].live_after_start:,} boards "
         f"(bot's own count: {'n/a' if bot_live is None else f'{bot_live:,}'}); "
-        f"{clicks:,} clicks in {ours[0].rounds} rounds ({clicks / n:.2f} per game); "
-        f"baseline: {base[0].rounds} rounds, {base[0].shape} layout"
+        f"{clicks:,} clicks in {paired[0].rounds} rounds ({clicks / n:.2f} per game), "
+        f"as many for the baseline; {paired[0].shape} layout"
     )
-    to = Figures.of([run.clicks.to_transport for run in ours])
-    bto = Figures.of([run.clicks.to_transport for run in base])
-    whole = Figures.of([run.clicks.whole for run in ours])
-    bwhole = Figures.of([run.clicks.whole for run in base])
-    print(f"  {'CPU per click (µs)':44} {'p50':>8} {'p99':>8} {'mean':>8}")
+    to = Figures.of([run.ours.to_transport for run in paired])
+    bto = Figures.of([run.base.to_transport for run in paired])
+    whole = Figures.of([run.ours.whole for run in paired])
+    bwhole = Figures.of([run.base.whole for run in paired])
+    print(f"  {'CPU per click (µs), paired runs':44} {'p50':>8} {'p99':>8} {'mean':>8}")
     print(to.row("ours: feed -> answer handed to transport"))
     print(bto.row("baseline: the same"))
     ratio = Figures(to.p50 / bto.p50, to.p99 / bto.p99, to.mean / bto.mean)
     print(f"  {'ours / baseline':44} {ratio.p50:7.2f}x {ratio.p99:7.2f}x {ratio.mean:7.2f}x")
+    ratios = ", ".join(
+        f"{statistics.fmean(run.ours.to_transport) / statistics.fmean(run.base.to_transport):.2f}x"
+        for run in paired
+    )
+    print(f"  {'  mean ratio of each paired run':44} {ratios}")
     print(whole.row("ours: whole click, incl. reading the answer"))
     print(bwhole.row("baseline: the same"))
+    solo = Figures.of([run.clicks.to_transport for run in ours])
+    bsolo = Figures.of([run.clicks.to_transport for run in base])
+    print(
+        f"  solo runs (GC phase), for reference: ours {solo.mean:,.0f} µs, baseline "
+        f"{bsolo.mean:,.0f} µs mean to transport = {solo.mean / bsolo.mean:.2f}x"
+    )
     live_ms = median([run.full_gc_live for run in ours]) * 1000
     after_ms = median([run.full_gc_after for run in ours]) * 1000
     longest_ms = max(run.gc.longest(2)[0] for run in ours) * 1000
@@ -694,6 +761,7 @@ def summarize(n: int, ours: list[Run], base: list[Run], memory: Memory) -> None:
     for line in memory.top[:6]:
         print(f"    {line}")
     errors = sum((run.errors for run in ours + base), Counter()) + memory.errors
+    errors += sum((run.errors for run in paired), Counter())
     print(f"errors                    {sum(errors.values())} {dict(errors) if errors else ''}")
     targets = [
         (f"CPU per click p50 <= {TARGET_RATIO}x baseline", ratio.p50 <= TARGET_RATIO,
@@ -735,14 +803,18 @@ async def main_async(args: argparse.Namespace) -> int:
     log = LogCounter()
     logging.getLogger().addHandler(log)
     for n in args.games:
+        paired = [
+            await run_paired(n, args.channels_per_guild, args.shape) for _ in range(args.repeat)
+        ]
         ours: list[Run] = []
         base: list[Run] = []
-        for r in range(args.repeat):
+        for r in range(args.gc_repeat):
             ours.append(await run_ours(n, args.channels_per_guild, args.profile and r == 0))
-            shape = ours[-1].shape if args.shape == "auto" else args.shape
-            base.append(await run_baseline(n, args.channels_per_guild, shape, ours[-1].rounds))
+            base.append(
+                await run_baseline(n, args.channels_per_guild, paired[0].shape, ours[-1].rounds)
+            )
         memory = await run_memory(n, args.channels_per_guild)
-        summarize(n, ours, base, memory)
+        summarize(n, paired, ours, base, memory)
         if ours[0].profile:
             print(f"\n--- cProfile of our play phase, {n:,} games ---")
             print(ours[0].profile)
@@ -756,7 +828,12 @@ async def main_async(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--games", type=int, nargs="+", default=[1000, 10000])
-    parser.add_argument("--repeat", type=int, default=3, help="runs per N (medians quoted)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="paired CPU runs per N (medians quoted)"
+    )
+    parser.add_argument(
+        "--gc-repeat", type=int, default=1, help="solo runs of each bot per N, for GC figures"
+    )
     parser.add_argument(
         "--shape",
         choices=("auto", "classic", "v2"),

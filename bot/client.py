@@ -38,6 +38,7 @@ class TicTacToeBot(commands.Bot):
             command_prefix=commands.when_mentioned,  # no prefix commands; slash only
             intents=discord.Intents(guilds=True),  # interactions need no privileged intent
             help_command=None,
+            # Nothing the bot says pings anyone, unless a message says whom (a challenge).
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.settings = settings

@@ -41,14 +41,13 @@ from .domain.policy import (
 )
 from .domain.render import Card, Reply
 from .store import GameStore
-from .ui import Interaction, card_view, pings_only, reply_view
+from .ui import Interaction, card_components, card_view, pings_only, reply_view, update_message
 
 if TYPE_CHECKING:
     from .client import TicTacToeBot
 
 log = logging.getLogger(__name__)
 
-NO_PINGS = discord.AllowedMentions.none()
 ALREADY_ACKNOWLEDGED = 40060  # Discord's code when an interaction was answered already
 
 
@@ -279,52 +278,57 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             log.warning("Channel %s: rejected button: %s", interaction.channel_id, error)
             await self.refuse(interaction, Refuse(Refusal.INVALID), None)
             return
-        channel_id = _scope_id(interaction)
+        scope = _scope_id(interaction)
         if click.verb is codec.Verb.CONFIRM_RESIGN:
             # Pressed on the private question, not on the board: find the board's game.
-            channel_id = self._scope_holding(interaction, click.state)
-        live = self.store.get(channel_id)
+            scope = self._scope_holding(interaction, click.state)
+        live = self.store.get(scope)
         last_change = message.edited_at.timestamp() if message.edited_at else _sent_at(message.id)
         seen = Seen(
             click,
             message.id,
             is_current=custom_id in _custom_ids(message.components),
             seconds_since_change=_sent_at(interaction.id) - last_change,
-            has_ended=self.store.has_ended(channel_id, message.id),
+            has_ended=self.store.has_ended(scope, message.id),
         )
         decision = decide_click(
             live, seen, interaction.user.id, game_timeout=self.game_timeout, rng=self.rng
         )
-        await self._carry_out(interaction, decision, live, click.state)
+        await self._carry_out(interaction, scope, decision, live, click.state)
 
     async def _carry_out(
-        self, interaction: Interaction, decision: Decision, live: Live | None, shown: State
+        self,
+        interaction: Interaction,
+        scope: int,
+        decision: Decision,
+        live: Live | None,
+        shown: State,
     ) -> None:
+        """Do what was decided; `scope` is where the clicked game lives in memory."""
         match decision:
             case Refuse():
                 await self.refuse(interaction, decision, live)
             case Update(old=old, new=new):
-                await self._update(interaction, old, shown, new)
+                await self._update(interaction, scope, old, shown, new)
             case Expire(state=state):
                 await self._edit(interaction, render.render_expired(state, self.bot_id))
             case Start(state=state, retire=retire):
-                await self._rematch(interaction, retire, state)
+                await self._rematch(interaction, scope, retire, state)
             case Private(kind=kind, game=game):
                 await self._private(interaction, kind, game)
             case AskResign(old=old, game=game):
-                await self._ask_resign(interaction, old, game)
+                await self._ask_resign(interaction, scope, old, game)
             case Resign(old=old, new=new):
-                await self._resign(interaction, old, new)
+                await self._resign(interaction, scope, old, new)
             case Decline(old=old, challenge=challenge):
-                await self._decline(interaction, old, challenge)
+                await self._decline(interaction, scope, old, challenge)
 
     async def _update(
-        self, interaction: Interaction, old: Live | None, shown: State, new: State
+        self, interaction: Interaction, channel_id: int, old: Live | None, shown: State, new: State
     ) -> None:
         """Move the channel from `shown` to `new` and show it, in the click's one response."""
         message = interaction.message
         assert message is not None
-        channel_id = _scope_id(interaction)
         over = isinstance(new, Game) and new.is_over
         idle = idle_seconds(new, self.game_timeout)
         live = Live(
@@ -385,13 +389,12 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
     async def _edit(self, interaction: Interaction, card: Card) -> None:
         # content=None: a board posted by the previous version had text content, which a
         # Components V2 message may not keep.
-        await interaction.response.edit_message(
-            content=None, view=card_view(card), allowed_mentions=NO_PINGS
-        )
+        await update_message(interaction, card_components(card))
 
-    async def _rematch(self, interaction: Interaction, finished: Game, game: Game) -> None:
+    async def _rematch(
+        self, interaction: Interaction, channel_id: int, finished: Game, game: Game
+    ) -> None:
         """Retire the finished board (no second Rematch from it) and post the new one."""
-        channel_id = _scope_id(interaction)
         claim = Live(
             None,
             codec.state_key(game),
@@ -408,7 +411,6 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             await self._edit(interaction, render.render_game(finished, self.bot_id, retired=True))
             message = await interaction.followup.send(
                 view=card_view(render.render_game(game, self.bot_id, deadline)),
-                allowed_mentions=NO_PINGS,
                 ephemeral=channel_id < 0,  # a private board's rematch stays private
                 wait=True,
             )
@@ -428,10 +430,11 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             reply = render.render_review(game, locale, self.bot_id)
         await self.tell(interaction, reply)
 
-    async def _ask_resign(self, interaction: Interaction, old: Live | None, game: Game) -> None:
+    async def _ask_resign(
+        self, interaction: Interaction, scope: int, old: Live | None, game: Game
+    ) -> None:
         message = interaction.message
         assert message is not None
-        scope = _scope_id(interaction)
         if old is None:  # nothing in memory since a restart: the message is the record
             idle = float(self.game_timeout)
             fresh = Live(
@@ -454,13 +457,12 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         question = render.render_resign_question(game, str(interaction.locale))
         view = reply_view(question)
         assert view is not None
-        await interaction.followup.send(
-            question.text, view=view, ephemeral=True, allowed_mentions=NO_PINGS
-        )
+        await interaction.followup.send(question.text, view=view, ephemeral=True)
 
-    async def _resign(self, interaction: Interaction, old: Live, new: Game) -> None:
+    async def _resign(
+        self, interaction: Interaction, channel_id: int, old: Live, new: Game
+    ) -> None:
         """Confirmed on the private question: end the game on the board, then say so here."""
-        channel_id = _scope_id(interaction)
         if not self.store.compare_and_set(channel_id, old, None):
             await self.tell(interaction, render.render_raced(str(interaction.locale)))
             return
@@ -478,9 +480,8 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         await interaction.response.edit_message(content=reply.text, view=None)
 
     async def _decline(
-        self, interaction: Interaction, old: Live | None, challenge: Challenge
+        self, interaction: Interaction, channel_id: int, old: Live | None, challenge: Challenge
     ) -> None:
-        channel_id = _scope_id(interaction)
         if not self.store.compare_and_set(channel_id, old, None):
             await self.tell(interaction, render.render_raced(str(interaction.locale)))
             return
@@ -522,13 +523,9 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         """A short answer only the clicking user sees."""
         view = reply_view(reply)
         if view is None:
-            await interaction.response.send_message(
-                reply.text, ephemeral=True, allowed_mentions=NO_PINGS
-            )
+            await interaction.response.send_message(reply.text, ephemeral=True)
         else:
-            await interaction.response.send_message(
-                reply.text, view=view, ephemeral=True, allowed_mentions=NO_PINGS
-            )
+            await interaction.response.send_message(reply.text, view=view, ephemeral=True)
 
     async def apologise(self, interaction: Interaction) -> None:
         """Tell the user something failed, whether or not the interaction was answered."""
@@ -599,9 +596,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         # updated by the message's id and the interaction's token: memory keeps two plain
         # values per game instead of an Interaction (about 8 KB and a reference cycle).
         assert live.message_id is not None
-        await self._webhook(live).edit_message(
-            live.message_id, view=card_view(card), allowed_mentions=NO_PINGS
-        )
+        await self._webhook(live).edit_message(live.message_id, view=card_view(card))
 
     # ------------------------------------------------------------------ helpers
 
@@ -651,19 +646,16 @@ def _is_board(message: discord.Message) -> bool:
     return message.flags.components_v2
 
 
-def _custom_ids(components: Sequence[Any]) -> Iterator[str]:
-    """Every custom_id on a message as Discord has it now, nested V2 layouts included."""
-    pending = list(reversed(components))
-    while pending:
-        component = pending.pop()
-        if isinstance(component, discord.Button | discord.SelectMenu):
-            if component.custom_id:
-                yield component.custom_id
-            continue
-        pending.extend(reversed(getattr(component, "children", ())))
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            pending.append(accessory)
+def _custom_ids(components: Sequence[discord.Component]) -> Iterator[str]:
+    """Every custom_id on a message as Discord has it now. The bot's messages keep their
+    buttons in action rows, at the top level or in a container."""
+    for component in components:
+        rows = component.children if isinstance(component, discord.Container) else (component,)
+        for row in rows:
+            if isinstance(row, discord.ActionRow):
+                for item in row.children:
+                    if custom_id := getattr(item, "custom_id", None):
+                        yield custom_id
 
 
 def describe(state: State) -> str:

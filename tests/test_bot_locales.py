@@ -151,6 +151,23 @@ async def test_a_user_install_where_apps_must_stay_private(world, payload_fields
     assert not (await bob.slash(channel, "tictactoe")).ephemeral
 
 
+async def test_a_private_board_can_be_resigned(world, payload_fields):
+    """The confirmation is pressed on another private message: it must still find the board,
+    which lives in alice's own slot, not the channel's."""
+    channel, alice = world.channel, world.alice
+    payload_fields[alice.id] = {
+        "authorizing_integration_owners": {USER_INSTALL: str(alice.id)},
+        "_deny": USE_EXTERNAL_APPS,
+    }
+    private_board = (await alice.slash(channel, "tictactoe")).response.message
+    asked = await click_control(alice, private_board, "Resign")
+    confirmed = await click_label(alice, asked.followups[0].message, "Yes, resign")
+    assert confirmed.response.content.startswith("You resigned.")
+    (board,) = [m for m in channel.history(viewer=alice) if m.id == private_board.id]
+    assert "resigned" in text(board)
+    assert [b.label for b in buttons(board)][9:] == ["Rematch", "Review"]
+
+
 async def test_a_user_install_where_public_answers_are_allowed(world, payload_fields):
     channel, alice = world.channel, world.alice
     payload_fields[alice.id] = {

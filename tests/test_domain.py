@@ -228,6 +228,23 @@ def test_the_bot_replies_at_once_and_only_on_its_turn():
     assert after.moves == (0, 4)
 
 
+def test_a_move_and_the_bots_reply_in_one_step_match_two_steps(one_order_each):
+    """play(cell, ai_rng=...) builds the game after the bot's reply at once; it must be the game
+    that playing and then replying gives, at every level, for every position and free cell."""
+    for moves in one_order_each.values():
+        for level in ttt.DIFFICULTIES:
+            for human, ai_side in ((ALICE, AI), (AI, ALICE)):
+                game = Game.from_moves(human, ai_side, level, moves)
+                if game.is_over or game.player_to_move == AI:
+                    continue
+                for cell in [(i, j) for i in range(3) for j in range(3) if game.is_free((i, j))]:
+                    seed = f"{moves}{level}{cell}"  # a str seed is the same in every run
+                    one_step = game.play(cell, ai_rng=random.Random(seed))
+                    two_steps = game.play(cell).with_ai_reply(random.Random(seed))
+                    assert one_step == two_steps
+                    assert one_step.is_over or one_step.player_to_move == ALICE
+
+
 # ------------------------------------------------------------------------------ codec
 
 

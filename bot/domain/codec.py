@@ -18,10 +18,11 @@ decode: their move order is unknown and they speak English.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import re
-from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
+from typing import NamedTuple
 
 import tictactoe as ttt
 
@@ -86,8 +87,7 @@ class CodecError(ValueError):
     """A custom_id that is not one this bot wrote, or that describes an impossible game."""
 
 
-@dataclass(frozen=True, slots=True)
-class Click:
+class Click(NamedTuple):
     """A decoded button: the state its message showed, and what the button asks for."""
 
     state: State
@@ -99,9 +99,12 @@ def cell_id(game: Game, cell: ttt.Action) -> str:
     return id_of(Verb.CELL, state_key(game), cell)
 
 
-def cell_ids(key: str) -> tuple[str, ...]:
+_CELL_ID_PREFIXES = tuple(f"{PREFIX}{index}:" for index in range(9))
+
+
+def cell_ids(key: str) -> list[str]:
     """The custom_ids of the nine cells of the board whose state has this key, row by row."""
-    return tuple([f"{PREFIX}{index}:{key}" for index in range(9)])
+    return list(map(operator.add, _CELL_ID_PREFIXES, itertools.repeat(key)))
 
 
 def control_id(state: State, verb: Verb) -> str:
@@ -116,7 +119,6 @@ def id_of(verb: Verb, key: str, cell: ttt.Action | None = None) -> str:
     return f"{PREFIX}{verb.value}:{key}"
 
 
-@lru_cache(maxsize=1024)  # a render asks for the same state's key for every button
 def state_key(state: State) -> str:
     """The whole state as the part of a custom_id after the verb; also its key in memory."""
     if isinstance(state, Challenge):

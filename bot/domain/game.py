@@ -70,14 +70,16 @@ class Game:
     locale: str = SOURCE_LOCALE
     # What the board implies, shared by every game in the same position (see _Position).
     _position: _Position = field(init=False, repr=False, compare=False)
+    # Resigned, expired, or ended on the board: a click asks several times.
+    is_over: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for user in self.players:
-            if not 0 <= user <= MAX_SNOWFLAKE:
-                raise GameError("a player id is out of range")
-        if self.x_player == self.o_player:
+        x_player, o_player = self.x_player, self.o_player
+        if not (0 <= x_player <= MAX_SNOWFLAKE and 0 <= o_player <= MAX_SNOWFLAKE):
+            raise GameError("a player id is out of range")
+        if x_player == o_player:
             raise GameError("a player cannot play both marks")
-        if (self.difficulty is None) == self.vs_ai:
+        if (self.difficulty is None) == (AI in (x_player, o_player)):
             raise GameError("a difficulty is set exactly when the bot plays")
         if self.difficulty is not None and self.difficulty not in ttt.DIFFICULTIES:
             raise GameError(f"unknown difficulty {self.difficulty!r}")
@@ -91,6 +93,7 @@ class Game:
         if self.ending is not None and position.over:
             raise GameError("a game that ended on the board cannot also be resigned or expired")
         object.__setattr__(self, "_position", position)
+        object.__setattr__(self, "is_over", self.ending is not None or position.over)
 
     @classmethod
     def start(
@@ -134,10 +137,6 @@ class Game:
         return self.player_of(self.mark_to_move)
 
     @property
-    def is_over(self) -> bool:
-        return self.ending is not None or self._position.over
-
-    @property
     def last_move(self) -> ttt.Action | None:
         """The cell played last, when the move order is known."""
         return cell_action(self.moves[-1]) if self.moves else None
@@ -173,20 +172,37 @@ class Game:
     def is_free(self, action: ttt.Action) -> bool:
         return self.board[action[0]][action[1]] is None
 
-    def play(self, action: ttt.Action) -> Game:
-        """The game after the player to move plays `action`."""
+    def play(self, action: ttt.Action, ai_rng: random.Random | None = None) -> Game:
+        """The game after the player to move plays `action`; given `ai_rng`, also after the
+        bot's reply when the bot moves next (one Game built instead of two: a click asks for
+        both)."""
         if self.is_over:
             raise GameError("this game is already over")
         if not self.is_free(action):
             raise GameError("that cell is taken")
         if self.moves is None:
-            moves = None
             board = _with_mark(self.board, action, self.mark_to_move)
-        else:
-            moves = (*self.moves, cell_index(action))
-            board = _position_of_moves(moves).board
+            played = Game(
+                self.x_player, self.o_player, self.difficulty, board, None, None, self.locale
+            )
+            return played if ai_rng is None else played.with_ai_reply(ai_rng)
+        moves = (*self.moves, cell_index(action))
+        position = _position_of_moves(moves)
+        bot_to_move = not position.over and self.player_of(position.mark_to_move) == AI
+        if ai_rng is not None and bot_to_move:
+            assert self.difficulty is not None
+            reply = ttt.choose_move(position.board, self.difficulty, ai_rng)  # type: ignore[arg-type]
+            assert reply is not None
+            moves = (*moves, cell_index(reply))
+            position = _position_of_moves(moves)
         return Game(
-            self.x_player, self.o_player, self.difficulty, board, moves, self.ending, self.locale
+            self.x_player,
+            self.o_player,
+            self.difficulty,
+            position.board,
+            moves,
+            None,
+            self.locale,
         )
 
     def with_ai_reply(self, rng: random.Random) -> Game:

@@ -32,8 +32,7 @@ class Live(NamedTuple):
     guild_id: int | None  # for links to the message
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
+class Seen(NamedTuple):
     """What a click brings: the decoded button and facts about its message."""
 
     click: Click
@@ -251,7 +250,7 @@ def _on_game(
     if not game.is_free(click.cell):
         return Refuse(Refusal.CELL_TAKEN, game)
     try:
-        return Update(live, game.play(click.cell).with_ai_reply(rng))
+        return Update(live, game.play(click.cell, ai_rng=rng))
     except GameError:  # pragma: no cover - is_over and is_free were checked above
         return Refuse(Refusal.INVALID, game)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -57,8 +57,7 @@ class ButtonSpec(NamedTuple):
     emoji: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(NamedTuple):
     """A public message: a container with an accent colour, text, rows of buttons."""
 
     accent: discord.Colour
@@ -154,14 +153,13 @@ def _game_heading(game: Game, bot_id: int, _: Translate) -> str:
 
 def _game_status(game: Game, bot_id: int, deadline: int | None, retired: bool, _: Translate) -> str:
     lines = []
-    if game.last_move is not None:
-        i, j = game.last_move
+    last_move = game.last_move
+    if last_move is not None:
+        i, j = last_move
         mark = game.board[i][j]
         assert mark is not None
         lines.append(
-            _("Last move: **{mark}** → {cell}.").format(
-                mark=mark, cell=cell_name(game.last_move, _)
-            )
+            _("Last move: **{mark}** → {cell}.").format(mark=mark, cell=cell_name(last_move, _))
         )
     lines.append(_result_line(game, bot_id, deadline, _))
     if retired:
@@ -191,29 +189,26 @@ def _result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) ->
 
 
 def _board_rows(game: Game, key: str) -> tuple[tuple[ButtonSpec, ...], ...]:
-    cells = [
-        ButtonSpec(custom_id, style, label)
-        for custom_id, (style, label) in zip(
-            codec.cell_ids(key),
-            _cell_looks(game.board, game.winning_cells),
-            strict=True,
-        )
-    ]
+    styles, labels = _cell_looks(game.board, game.winning_cells)
+    cells = list(map(ButtonSpec, codec.cell_ids(key), styles, labels))
     return tuple(cells[0:3]), tuple(cells[3:6]), tuple(cells[6:9])
 
 
 @lru_cache(maxsize=1024)  # per position, and thousands of games share a few hundred
 def _cell_looks(
     board: Rows, winning: frozenset[ttt.Action]
-) -> tuple[tuple[discord.ButtonStyle, str], ...]:
-    """Each cell's style and label, row by row."""
-    return tuple(
-        (discord.ButtonStyle.secondary, EMPTY_LABEL)
-        if mark is None
-        else (WIN_STYLE if (i, j) in winning else MARK_STYLE[mark], mark)
-        for i, row in enumerate(board)
-        for j, mark in enumerate(row)
-    )
+) -> tuple[tuple[discord.ButtonStyle, ...], tuple[str, ...]]:
+    """Each cell's style, and each cell's label, row by row."""
+    styles, labels = [], []
+    for i, row in enumerate(board):
+        for j, mark in enumerate(row):
+            if mark is None:
+                styles.append(discord.ButtonStyle.secondary)
+                labels.append(EMPTY_LABEL)
+            else:
+                styles.append(WIN_STYLE if (i, j) in winning else MARK_STYLE[mark])
+                labels.append(mark)
+    return tuple(styles), tuple(labels)
 
 
 def _controls(game: Game, key: str, retired: bool, _: Translate) -> tuple[ButtonSpec, ...]:
@@ -242,7 +237,7 @@ def with_private_notice(card: Card, locale: str | None) -> Card:
     notice = _(
         "🔒 This server keeps apps' messages private, so only you can see this game against me."
     )
-    return replace(card, body=f"{notice}\n{card.body}")
+    return card._replace(body=f"{notice}\n{card.body}")
 
 
 # ------------------------------------------------------------------------------ challenges
