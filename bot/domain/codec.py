@@ -116,7 +116,7 @@ def id_of(verb: Verb, key: str, cell: ttt.Action | None = None) -> str:
     if verb is Verb.CELL:
         assert cell is not None
         return f"{PREFIX}{cell[0] * 3 + cell[1]}:{key}"
-    return f"{PREFIX}{verb.value}:{key}"
+    return f"{PREFIX}{verb}:{key}"  # a StrEnum formats as its value
 
 
 def state_key(state: State) -> str:

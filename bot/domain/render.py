@@ -212,22 +212,20 @@ def _cell_looks(
 
 
 def _controls(game: Game, key: str, retired: bool, _: Translate) -> tuple[ButtonSpec, ...]:
-    def control(verb: Verb, style: discord.ButtonStyle, label: str, emoji: str) -> ButtonSpec:
-        return ButtonSpec(codec.id_of(verb, key), style, label, emoji)
-
+    secondary = discord.ButtonStyle.secondary
     if game.is_over:
-        rematch = control(Verb.REMATCH, discord.ButtonStyle.primary, _("Rematch"), "🔁")
-        review = control(Verb.REVIEW, discord.ButtonStyle.secondary, _("Review"), "📜")
         # A retired board has had its rematch; a board from before move lists were kept
         # cannot be reviewed.
-        return tuple(
-            button
-            for button, offered in ((rematch, not retired), (review, game.moves is not None))
-            if offered
-        )
-    resign = control(Verb.RESIGN, discord.ButtonStyle.secondary, _("Resign"), "🏳️")
+        buttons = []
+        if not retired:
+            rematch_id = codec.id_of(Verb.REMATCH, key)
+            buttons.append(ButtonSpec(rematch_id, discord.ButtonStyle.primary, _("Rematch"), "🔁"))
+        if game.moves is not None:
+            buttons.append(ButtonSpec(codec.id_of(Verb.REVIEW, key), secondary, _("Review"), "📜"))
+        return tuple(buttons)
+    resign = ButtonSpec(codec.id_of(Verb.RESIGN, key), secondary, _("Resign"), "🏳️")
     if game.vs_ai:
-        return (control(Verb.HINT, discord.ButtonStyle.secondary, _("Hint"), "💡"), resign)
+        return (ButtonSpec(codec.id_of(Verb.HINT, key), secondary, _("Hint"), "💡"), resign)
     return (resign,)
 
 
