@@ -257,19 +257,16 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         if interaction.type is not discord.InteractionType.component or interaction.data is None:
             return
         custom_id = str(interaction.data.get("custom_id", ""))
-        if custom_id.startswith(codec.PREFIXES):
-            try:
-                await self.on_click(interaction, custom_id)
-            finally:
-                _release(interaction)
-
-    async def on_click(self, interaction: Interaction, custom_id: str) -> None:
+        if not custom_id.startswith(codec.PREFIXES):
+            return
         try:
-            await self._on_click(interaction, custom_id)
+            await self.on_click(interaction, custom_id)
         except Exception as error:
             await self.on_click_error(interaction, custom_id, error)
+        finally:
+            _release(interaction)
 
-    async def _on_click(self, interaction: Interaction, custom_id: str) -> None:
+    async def on_click(self, interaction: Interaction, custom_id: str) -> None:
         message = interaction.message
         assert message is not None, "a button is always on a message"
         try:

@@ -175,4 +175,9 @@ async def update_message(interaction: Interaction, components: list[Component]) 
         proxy_auth=http.proxy_auth,
         params=MultipartParameters(payload=payload, multipart=None, files=None),
     )
-    interaction.response._response_type = discord.InteractionResponseType.message_update
+    # What edit_message leaves behind: `interaction.response.is_done()` is true, so an error
+    # after this apologises with a followup. Put in discord.py's cache slot directly: the
+    # `response` property would first raise and catch an AttributeError to find it empty.
+    response = discord.InteractionResponse(interaction)
+    response._response_type = discord.InteractionResponseType.message_update
+    setattr(interaction, "_cs_response", response)  # noqa: B010 - a private slot of discord.py's

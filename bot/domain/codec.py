@@ -47,6 +47,7 @@ MAX_CUSTOM_ID_LENGTH = 100
 _LEVELS = {"e": ttt.EASY, "m": ttt.MEDIUM, "h": ttt.HARD, "i": ttt.IMPOSSIBLE}
 _LEVEL_CODES = {level: code for code, level in _LEVELS.items()}
 _ENDINGS = {"-": None, **{ending.value: ending for ending in Ending}}
+_MOVE_CODES = "012345678"  # a move list's cells, one character each
 _CELL_CODES = {ttt.X: "X", ttt.O: "O", ttt.EMPTY: "-"}
 _CELLS = {code: cell for cell, code in _CELL_CODES.items()}
 
@@ -127,7 +128,7 @@ def state_key(state: State) -> str:
     if state.moves is None:
         play = "b" + "".join(_CELL_CODES[cell] for row in state.board for cell in row)
     else:
-        play = "m" + "".join(map(str, state.moves))
+        play = "m" + "".join(map(_MOVE_CODES.__getitem__, state.moves))
     level = "-" if state.difficulty is None else _LEVEL_CODES[state.difficulty]
     ending = "-" if state.ending is None else state.ending.value
     return f"{play}:{state.x_player}:{state.o_player}:{level}:{ending}:{state.locale}"
