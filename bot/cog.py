@@ -303,10 +303,10 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
     ) -> None:
         """Do what was decided; `scope` is where the clicked game lives in memory."""
         match decision:
+            case Update(old=old, new=new):  # the common case first
+                await self._update(interaction, scope, old, shown, new)
             case Refuse():
                 await self.refuse(interaction, decision, live)
-            case Update(old=old, new=new):
-                await self._update(interaction, scope, old, shown, new)
             case Expire(state=state):
                 await self._edit(interaction, render.render_expired(state, self.bot_id))
             case Start(state=state, retire=retire):
@@ -328,19 +328,15 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         assert message is not None
         over = isinstance(new, Game) and new.is_over
         idle = idle_seconds(new, self.game_timeout)
+        key = codec.state_key(new)
         live = Live(
-            message.id,
-            codec.state_key(new),
-            None,
-            interaction.token,
-            self.clock() + idle,
-            interaction.guild_id,
+            message.id, key, None, interaction.token, self.clock() + idle, interaction.guild_id
         )
         after = None if over else live
         if not self.store.compare_and_set(channel_id, old, after):
             await self.tell(interaction, render.render_raced(str(interaction.locale)))
             return
-        card = render.render_state(new, self.bot_id, self._deadline(interaction, idle))
+        card = render.render_state(new, self.bot_id, self._deadline(interaction, idle), key=key)
         try:
             await self._edit(interaction, card)
         except Exception as error:

@@ -176,14 +176,16 @@ def _click(verb: str, state: State) -> Click:
 
 def _game(match: re.Match[str]) -> Game:
     """The game in a match of _GAME_STATE (or of _GAME_ID, which contains it)."""
-    play, level = match["play"], match["level"]
-    x_player, o_player = _snowflake(match["x"]), _snowflake(match["o"])
+    play, x_player, o_player, level, ending, locale = match.group(
+        "play", "x", "o", "level", "ending", "locale"
+    )
     difficulty = None if level == "-" else _LEVELS[level]
-    ending, locale = _ENDINGS[match["ending"]], _locale(match["locale"])
+    # Game checks the ids' range, and the regex that the locale is there.
+    players = int(x_player), int(o_player)
     if play[0] == "m":
         moves = tuple(map(int, play[1:]))
-        return Game.from_moves(x_player, o_player, difficulty, moves, ending, locale)
-    return Game(x_player, o_player, difficulty, _board(play[1:]), None, ending, locale)
+        return Game.from_moves(*players, difficulty, moves, _ENDINGS[ending], locale)
+    return Game(*players, difficulty, _board(play[1:]), None, _ENDINGS[ending], locale)
 
 
 def _decode_challenge_state(key: str) -> Challenge:

@@ -119,11 +119,18 @@ def cell_name(cell: ttt.Action, _: Translate) -> str:
 
 
 def render_game(
-    game: Game, bot_id: int, deadline: int | None = None, *, retired: bool = False
+    game: Game,
+    bot_id: int,
+    deadline: int | None = None,
+    *,
+    retired: bool = False,
+    key: str | None = None,
 ) -> Card:
-    """The board message of `game`; `deadline` (unix seconds) is when it lapses if idle."""
+    """The board message of `game`; `deadline` (unix seconds) is when it lapses if idle.
+    `key` is codec.state_key(game), which every button carries, if the caller has it."""
     _ = translations(game.locale).gettext
-    key = codec.state_key(game)  # every button carries it
+    if key is None:
+        key = codec.state_key(game)
     return Card(
         accent=_accent(game),
         heading=_game_heading(game, bot_id, _),
@@ -143,12 +150,28 @@ def _game_heading(game: Game, bot_id: int, _: Translate) -> str:
     x_line = f"{MARK_SWATCH[ttt.X]} **X** {mention(game.x_player, bot_id)}"
     o_line = f"{MARK_SWATCH[ttt.O]} **O** {mention(game.o_player, bot_id)}"
     if game.difficulty is not None:
-        level = _("Difficulty: {level}").format(level=difficulty_name(game.difficulty, _))
+        level = _level_label(game.locale, game.difficulty)
         bot_line_is_x = game.x_player == AI
         x_line, o_line = (
             (f"{x_line} · {level}", o_line) if bot_line_is_x else (x_line, f"{o_line} · {level}")
         )
     return "\n".join((_("## Tic-Tac-Toe"), x_line, o_line))
+
+
+# Lines that depend on the language and a few values only, worked out once: a board is drawn
+# on every click.
+
+
+@lru_cache(maxsize=256)
+def _level_label(locale: str, level: str) -> str:
+    _ = translations(locale).gettext
+    return _("Difficulty: {level}").format(level=difficulty_name(level, _))
+
+
+@lru_cache(maxsize=1024)
+def _last_move_line(locale: str, mark: str, cell: ttt.Action) -> str:
+    _ = translations(locale).gettext
+    return _("Last move: **{mark}** → {cell}.").format(mark=mark, cell=cell_name(cell, _))
 
 
 def _game_status(game: Game, bot_id: int, deadline: int | None, retired: bool, _: Translate) -> str:
@@ -158,9 +181,7 @@ def _game_status(game: Game, bot_id: int, deadline: int | None, retired: bool, _
         i, j = last_move
         mark = game.board[i][j]
         assert mark is not None
-        lines.append(
-            _("Last move: **{mark}** → {cell}.").format(mark=mark, cell=cell_name(last_move, _))
-        )
+        lines.append(_last_move_line(game.locale, mark, last_move))
     lines.append(_result_line(game, bot_id, deadline, _))
     if retired:
         lines.append(_("🔁 A rematch started below."))
@@ -296,10 +317,13 @@ def render_expired(state: State, bot_id: int) -> Card:
     return render_game(state.expire(), bot_id)
 
 
-def render_state(state: State, bot_id: int, deadline: int | None) -> Card:
+def render_state(
+    state: State, bot_id: int, deadline: int | None, *, key: str | None = None
+) -> Card:
+    """The message of a game or challenge (`key`: as in render_game)."""
     if isinstance(state, Challenge):
         return render_challenge(state, deadline)
-    return render_game(state, bot_id, None if state.is_over else deadline)
+    return render_game(state, bot_id, None if state.is_over else deadline, key=key)
 
 
 # ------------------------------------------------------------------------------ private answers
