@@ -1,11 +1,12 @@
 """Plain render values -> the components Discord shows.
 
 The components are built as the JSON Discord takes (with discord.py's enums for every kind and
-style) and handed to discord.py in a view that only carries them. discord.py's own idiom, a
-LayoutView of ~20 ui.Items with DynamicItem buttons, cost about 150 µs to build per board and
-made discord.py rebuild the clicked message as a View on every click (View.from_message): most
-of a click's CPU time (see benchmarks/bot_load.py, where both are measured). Clicks reach the
-cog's `on_interaction` listener instead, by their custom_id, before and after a restart alike.
+style). A click's answer goes out as that JSON (update_message); other messages are handed to
+discord.py in a view that only carries it. discord.py's own idiom, a LayoutView of ~20 ui.Items
+with DynamicItem buttons, cost about 150 µs to build per board and made discord.py rebuild the
+clicked message as a View on every click (View.from_message): most of a click's CPU time (see
+benchmarks/bot_load.py, where both are measured). Clicks reach the cog's `on_interaction`
+listener instead, by their custom_id, before and after a restart alike.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ the later ones are stale when handled; `paused=True` holds Discord's answers unt
 has sent its request, so all the clicks are in flight at once.
 """
 
+import gc
+
 import discord
 import pytest
 
@@ -286,3 +288,22 @@ async def test_the_harness_shuts_down_cleanly():
     assert len(cog.store) == 0  # cleared when the cog was unloaded
     assert cog.store.next_deadline() is None
     assert bot.get_cog("TicTacToe") is None
+
+
+async def test_handled_interactions_leave_no_garbage_to_collect(world):
+    """A command or click is freed as soon as its handler ends, not left in a reference cycle
+    for the garbage collector, whose full collections are what pause a busy bot."""
+    harness, channel, alice, _ = world
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds is kept in gc.garbage
+    try:
+        await harness.slash(alice, channel)
+        for _ in range(3):
+            shown = harness.last_message(channel)
+            await harness.click(alice, shown, cell=first_empty(shown))
+        gc.collect()
+        left = [type(o).__name__ for o in gc.garbage if type(o).__module__.startswith("discord")]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert left == []
