@@ -132,11 +132,11 @@ def render_game(
     if key is None:
         key = codec.state_key(game)
     return Card(
-        accent=_accent(game),
-        heading=_game_heading(game, bot_id, _),
-        body=_game_status(game, bot_id, deadline, retired, _),
-        rows=_board_rows(game, key),
-        controls=_controls(game, key, retired, _),
+        _accent(game),
+        _game_heading(game, bot_id, _),
+        _game_status(game, bot_id, deadline, retired, _),
+        _board_rows(game, key),
+        _controls(game, key, retired, _),
     )
 
 
@@ -211,8 +211,8 @@ def _result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) ->
 
 def _board_rows(game: Game, key: str) -> tuple[tuple[ButtonSpec, ...], ...]:
     styles, labels = _cell_looks(game.board, game.winning_cells)
-    cells = list(map(ButtonSpec, codec.cell_ids(key), styles, labels))
-    return tuple(cells[0:3]), tuple(cells[3:6]), tuple(cells[6:9])
+    cells = tuple(map(ButtonSpec, codec.cell_ids(key), styles, labels))
+    return cells[0:3], cells[3:6], cells[6:9]
 
 
 @lru_cache(maxsize=1024)  # per position, and thousands of games share a few hundred
