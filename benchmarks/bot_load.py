@@ -185,6 +185,13 @@ def timed_full_collection(tries: int = 3) -> float:
     return best
 
 
+def heap_once_started() -> tuple[float, int]:
+    """Once the games are started and the garbage collected: what a full collection costs at
+    the least, and how many objects it scans."""
+    gc.collect()
+    return timed_full_collection(), len(gc.get_objects())
+
+
 def bot_live_games(bot: discord.Client) -> int | None:
     """The bot's own count of live games, if a cog exposes its registry as `store`/`games`."""
     for cog in getattr(bot, "cogs", {}).values():
@@ -420,9 +427,7 @@ async def run_ours(n: int, channels_per_guild: int, profile: bool) -> Run:
     world = await make_world(n, channels_per_guild, None)
     try:
         await start_games(world)
-        gc.collect()
-        full_gc_live = timed_full_collection()
-        tracked = len(gc.get_objects())
+        full_gc_live, tracked = heap_once_started()
         live_after_start = len(world.live())
         bot_live = bot_live_games(world.harness.bot)
         clicks, rounds = Clicks(), 0
@@ -561,9 +566,7 @@ async def run_baseline(n: int, channels_per_guild: int, shape: str, rounds: int)
     world = await make_world(n, channels_per_guild, bot)
     try:
         await start_games(world)
-        gc.collect()
-        full_gc_live = timed_full_collection()
-        tracked = len(gc.get_objects())
+        full_gc_live, tracked = heap_once_started()
         clicks = Clicks()
         with GcLog().recording() as log:
             for r in range(rounds):

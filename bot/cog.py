@@ -177,17 +177,6 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         play_as: str,
         difficulty: str,
     ) -> None:
-        await self._start(interaction, opponent, play_as, difficulty)
-        # Not on an error: cog_app_command_error still needs `interaction.response` as it is.
-        _release(interaction)
-
-    async def _start(
-        self,
-        interaction: Interaction,
-        opponent: discord.Member | discord.User | None,
-        play_as: str,
-        difficulty: str,
-    ) -> None:
         user, locale = interaction.user, str(interaction.locale)
         private = responses_forced_private(
             in_server=interaction.guild_id is not None,
@@ -246,6 +235,12 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         self.store.compare_and_set(channel_id, claim, claim._replace(message_id=message_id))
         self._schedule_sweep()
         log.info("Channel %s: new %s", channel_id, describe(state))
+
+    @commands.Cog.listener()
+    async def on_app_command_completion(self, interaction: Interaction, command: Any) -> None:
+        # discord.py sends this only after a command that did not fail: on an error,
+        # cog_app_command_error still needs `interaction.response` as it is.
+        _release(interaction)
 
     # ------------------------------------------------------------------ the buttons
 

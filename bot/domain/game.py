@@ -190,10 +190,7 @@ class Game:
         position = _position_of_moves(moves)
         bot_to_move = not position.over and self.player_of(position.mark_to_move) == AI
         if ai_rng is not None and bot_to_move:
-            assert self.difficulty is not None
-            reply = ttt.choose_move(position.board, self.difficulty, ai_rng)  # type: ignore[arg-type]
-            assert reply is not None
-            moves = (*moves, cell_index(reply))
+            moves = (*moves, cell_index(self._bot_move(position.board, ai_rng)))
             position = _position_of_moves(moves)
         return Game(
             self.x_player,
@@ -209,10 +206,14 @@ class Game:
         """The game after the bot's move, if it is the bot's turn; otherwise unchanged."""
         if self.is_over or self.player_to_move != AI:
             return self
+        return self.play(self._bot_move(self.board, rng))
+
+    def _bot_move(self, board: Rows, rng: random.Random) -> ttt.Action:
+        """The cell the bot plays on `board` (this game's, or one move on) at its level."""
         assert self.difficulty is not None
-        move = ttt.choose_move(self.board, self.difficulty, rng)  # type: ignore[arg-type]
+        move = ttt.choose_move(board, self.difficulty, rng)  # type: ignore[arg-type]
         assert move is not None
-        return self.play(move)
+        return move
 
     def resign(self, user_id: int) -> Game:
         mark = self.mark_of(user_id)
