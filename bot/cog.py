@@ -273,7 +273,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         scope = _scope_id(interaction)
         if click.verb is codec.Verb.CONFIRM_RESIGN:
             # Pressed on the private question, not on the board: find the board's game.
-            scope = self._scope_holding(interaction, click.state)
+            scope = self._scope_holding(interaction, click.key)
         live = self.store.get(scope)
         last_change = message.edited_at.timestamp() if message.edited_at else _sent_at(message.id)
         seen = Seen(
@@ -286,7 +286,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         decision = decide_click(
             live, seen, interaction.user.id, game_timeout=self.game_timeout, rng=self.rng
         )
-        await self._carry_out(interaction, scope, decision, live, click.state)
+        await self._carry_out(interaction, scope, decision, live, click.key)
 
     async def _carry_out(
         self,
@@ -294,9 +294,10 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         scope: int,
         decision: Decision,
         live: Live | None,
-        shown: State,
+        shown: str,
     ) -> None:
-        """Do what was decided; `scope` is where the clicked game lives in memory."""
+        """Do what was decided; `scope` is where the clicked game lives in memory, `shown`
+        the key of the state the clicked message showed."""
         match decision:
             case Update(old=old, new=new):  # the common case first
                 await self._update(interaction, scope, old, shown, new)
@@ -316,9 +317,10 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
                 await self._decline(interaction, scope, old, challenge)
 
     async def _update(
-        self, interaction: Interaction, channel_id: int, old: Live | None, shown: State, new: State
+        self, interaction: Interaction, channel_id: int, old: Live | None, shown: str, new: State
     ) -> None:
-        """Move the channel from `shown` to `new` and show it, in the click's one response."""
+        """Move the channel from the state keyed `shown` to `new` and show it, in the click's
+        one response."""
         message = interaction.message
         assert message is not None
         over = isinstance(new, Game) and new.is_over
@@ -337,7 +339,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         except Exception as error:
             # Until settled, the older token is the one known to edit the board.
             unsure = live._replace(
-                unsure_of=codec.state_key(shown),
+                unsure_of=shown,
                 token=old.token if old is not None else None,
             )
             if self._after_failed_edit(error, channel_id, after, old, unsure):
@@ -483,8 +485,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
                 raise
         log.info("Channel %s: challenge declined", channel_id)
 
-    def _scope_holding(self, interaction: Interaction, state: State) -> int:
-        key = codec.state_key(state)
+    def _scope_holding(self, interaction: Interaction, key: str) -> int:
         for scope in (_channel_id(interaction), _scope_id(interaction, private=True)):
             live = self.store.get(scope)
             if live is not None and live.key == key:

@@ -17,7 +17,7 @@ import discord
 from discord.http import MultipartParameters
 from discord.webhook.async_ import async_context
 
-from .domain.render import ButtonSpec, Card, Reply
+from .domain.render import ButtonSpec, Card, Cells, Reply
 
 if TYPE_CHECKING:
     from .client import TicTacToeBot
@@ -97,6 +97,21 @@ def _row(specs: tuple[ButtonSpec, ...]) -> Component:
     return {"type": ACTION_ROW, "components": list(map(button, specs))}
 
 
+def _cell_rows(cells: Cells) -> list[Component]:
+    """A board's three rows of cells (as `button` would make them, without an emoji)."""
+    buttons = [
+        {"type": BUTTON, "style": style.value, "label": label, "custom_id": custom_id}
+        for custom_id, style, label in zip(
+            cells.custom_ids, cells.styles, cells.labels, strict=True
+        )
+    ]
+    return [
+        {"type": ACTION_ROW, "components": buttons[0:3]},
+        {"type": ACTION_ROW, "components": buttons[3:6]},
+        {"type": ACTION_ROW, "components": buttons[6:9]},
+    ]
+
+
 def _text(content: str) -> Component:
     return {"type": TEXT_DISPLAY, "content": content}
 
@@ -120,9 +135,9 @@ def card_components(card: Card) -> list[Component]:
     children = [_text(card.heading)]
     if card.body:
         children.append(_text(card.body))
-    if card.rows:
+    if card.cells:
         children.append(_separator())
-        children.extend(map(_row, card.rows))
+        children.extend(_cell_rows(card.cells))
     if card.controls:
         children.append(_separator())
         children.append(_row(card.controls))

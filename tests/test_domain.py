@@ -261,7 +261,7 @@ def assert_round_trip(game: Game, every_button: bool = True) -> None:
         ids = [ids[pick % 9], ids[9 + pick % len(GAME_VERBS)]]
     for custom_id, verb, cell in ids:
         assert len(custom_id) <= codec.MAX_CUSTOM_ID_LENGTH
-        assert codec.decode(custom_id) == codec.Click(game, verb, cell)
+        assert codec.decode(custom_id) == codec.Click(game, codec.state_key(game), verb, cell)
     assert codec.decode_state(codec.state_key(game)) == game
 
 
@@ -302,7 +302,9 @@ def test_challenges_survive_their_custom_ids():
             for verb in (Verb.ACCEPT, Verb.DECLINE):
                 custom_id = codec.control_id(challenge, verb)
                 assert len(custom_id) <= codec.MAX_CUSTOM_ID_LENGTH
-                assert codec.decode(custom_id) == codec.Click(challenge, verb)
+                assert codec.decode(custom_id) == codec.Click(
+                    challenge, codec.state_key(challenge), verb
+                )
             assert codec.decode_state(codec.state_key(challenge)) == challenge
 
 
@@ -322,6 +324,7 @@ def test_every_board_of_the_previous_version_still_decodes(one_order_each):
         assert click.state == Game(ALICE, AI, "hard", freeze_board(to_board(cells)), None, ending)
         assert click.state.moves is None
         assert click.state.locale == "en-US"
+        assert click.key == codec.state_key(click.state)  # what memory holds for it
         if verb.isdigit():
             assert (click.verb, click.cell) == (Verb.CELL, divmod(int(verb), 3))
         else:
@@ -330,7 +333,8 @@ def test_every_board_of_the_previous_version_still_decodes(one_order_each):
 
 def test_challenges_of_the_previous_version_still_decode():
     click = codec.decode(f"ttt:a:{ALICE}:{BOB}:O")
-    assert click == codec.Click(Challenge(ALICE, BOB, ttt.O), Verb.ACCEPT)
+    challenge = Challenge(ALICE, BOB, ttt.O)
+    assert click == codec.Click(challenge, codec.state_key(challenge), Verb.ACCEPT)
     assert codec.decode(f"ttt:d:{ALICE}:{BOB}:X").verb is Verb.DECLINE
 
 
@@ -372,6 +376,8 @@ def test_challenges_of_the_previous_version_still_decode():
         "ttt2:a:1:1:X:en-US",  # a challenge to oneself
         "ttt2:a:1:0:X:en-US",  # a challenge to the bot
         f"ttt2:0:m:{2**64}:0:i:-:en-US",
+        "ttt2:0:m:01:0:i:-:en-US",  # a user id str() never writes
+        "ttt2:0:m:\u0661:0:i:-:en-US",  # a digit, but not an ASCII one
         "ttt2:0:m:1:0:i:-:en-US" + "0" * 80,
     ],
 )

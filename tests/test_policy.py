@@ -43,7 +43,7 @@ def live_for(state, message_id=MESSAGE, token="token", unsure_of=None):
 
 
 def seen(state, verb, cell=None, *, message_id=MESSAGE, current=True, age=1.0, ended=False):
-    return Seen(Click(state, verb, cell), message_id, current, age, ended)
+    return Seen(Click(state, state_key(state), verb, cell), message_id, current, age, ended)
 
 
 def games_on(cells):

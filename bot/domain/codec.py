@@ -51,7 +51,9 @@ _MOVE_CODES = "012345678"  # a move list's cells, one character each
 _CELL_CODES = {ttt.X: "X", ttt.O: "O", ttt.EMPTY: "-"}
 _CELLS = {code: cell for cell, code in _CELL_CODES.items()}
 
-_ID = r"\d{1,20}"
+# A user id as str() writes it (ASCII digits, no leading zero), so that a decoded button's key
+# is the state's own key, character for character.
+_ID = r"(?:0|[1-9][0-9]{0,19})"
 _LOCALE = r"[A-Za-z]{2}(?:-[A-Za-z0-9]{2,3})?"
 _GAME_STATE = re.compile(
     rf"(?P<play>m[0-8]{{0,9}}|b[XO-]{{9}}):(?P<x>{_ID}):(?P<o>{_ID}):(?P<level>[emhi-])"
@@ -92,6 +94,7 @@ class Click(NamedTuple):
     """A decoded button: the state its message showed, and what the button asks for."""
 
     state: State
+    key: str  # state_key(state), as the button carries it: memory compares it on every click
     verb: Verb
     cell: ttt.Action | None = None
 
@@ -140,14 +143,16 @@ def decode(custom_id: str) -> Click:
         raise CodecError("custom_id is too long")
     try:
         if match := _GAME_ID.fullmatch(custom_id):
-            return _click(match["verb"], _game(match))
+            return _click(match["verb"], _game(match), match["state"])
         if match := _CHALLENGE_ID.fullmatch(custom_id):
-            return _click(match["verb"], _decode_challenge_state(match["state"]))
+            key = match["state"]
+            return _click(match["verb"], _decode_challenge_state(key), key)
         if match := _LEGACY_GAME_ID.fullmatch(custom_id):
-            return _click(match["verb"], _decode_legacy_game(match))
+            game = _decode_legacy_game(match)
+            return _click(match["verb"], game, state_key(game))
         if match := _LEGACY_CHALLENGE_ID.fullmatch(custom_id):
             challenge = _challenge(match["challenger"], match["opponent"], match["mark"], None)
-            return _click(match["verb"], challenge)
+            return _click(match["verb"], challenge, state_key(challenge))
     except GameError as error:
         raise CodecError(f"impossible state: {error}") from None
     raise CodecError(f"not a tic-tac-toe button: {custom_id!r}")
@@ -168,10 +173,10 @@ def decode_state(key: str) -> State:
 _VERBS = {verb.value: verb for verb in Verb}
 
 
-def _click(verb: str, state: State) -> Click:
+def _click(verb: str, state: State, key: str) -> Click:
     if verb.isdigit():
-        return Click(state, Verb.CELL, cell_action(int(verb)))
-    return Click(state, _VERBS[verb])
+        return Click(state, key, Verb.CELL, cell_action(int(verb)))
+    return Click(state, key, _VERBS[verb])
 
 
 def _game(match: re.Match[str]) -> Game:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum, auto
 from typing import NamedTuple
 
-from .codec import Click, Verb, state_key
+from .codec import Click, Verb
 from .game import AI, Challenge, Game, GameError, State
 
 CHALLENGE_SECONDS = 60
@@ -175,7 +175,7 @@ def decide_click(
         return _on_finished(live, seen, user_id, state, rng)
     if seen.click.verb is Verb.CONFIRM_RESIGN:
         # Pressed on the private confirmation: the board is the channel's live message.
-        return _on_confirm_resign(live, user_id, state)
+        return _on_confirm_resign(live, user_id, seen.click)
     if live is not None and live.message_id != seen.message_id:
         return Refuse(Refusal.NOT_ACTIVE, state)
     if live is None:
@@ -184,7 +184,7 @@ def decide_click(
         # Nothing in memory (a restart): the message is the only record of the game.
         if seen.seconds_since_change > idle_seconds(state, game_timeout):
             return Expire(state)
-    elif state_key(state) not in (live.key, live.unsure_of):
+    elif seen.click.key not in (live.key, live.unsure_of):
         return Refuse(Refusal.STALE, state)
     if isinstance(state, Challenge):
         return _on_challenge(live, seen.click, user_id, state)
@@ -210,11 +210,12 @@ def _on_finished(
     return Start(game.rematch(rng), retire=game)
 
 
-def _on_confirm_resign(live: Live | None, user_id: int, state: State) -> Decision:
+def _on_confirm_resign(live: Live | None, user_id: int, click: Click) -> Decision:
+    state = click.state
     if not isinstance(state, Game) or state.mark_of(user_id) is None:
         return Refuse(Refusal.INVALID, state)
     # Memory must hold this very game: the board can only be edited through a live token.
-    if live is None or live.token is None or state_key(state) != live.key:
+    if live is None or live.token is None or click.key != live.key:
         return Refuse(Refusal.STALE, state)
     return Resign(live, state.resign(user_id))
 

@@ -57,19 +57,39 @@ class ButtonSpec(NamedTuple):
     emoji: str | None = None
 
 
+class Cells(NamedTuple):
+    """A board's nine buttons, row by row, as three columns of values: a board is drawn on
+    every click, and one value instead of nine buttons saved about 3 µs of it (see
+    bot/ui.py)."""
+
+    custom_ids: list[str]
+    styles: tuple[discord.ButtonStyle, ...]
+    labels: tuple[str, ...]
+
+    @property
+    def rows(self) -> tuple[tuple[ButtonSpec, ...], ...]:
+        buttons = tuple(map(ButtonSpec, self.custom_ids, self.styles, self.labels))
+        return buttons[0:3], buttons[3:6], buttons[6:9]
+
+
 class Card(NamedTuple):
-    """A public message: a container with an accent colour, text, rows of buttons."""
+    """A public message: a container with an accent colour, text, a board's cells, buttons."""
 
     accent: discord.Colour
     heading: str
     body: str
-    rows: tuple[tuple[ButtonSpec, ...], ...] = ()
+    cells: Cells | None = None
     controls: tuple[ButtonSpec, ...] = ()
     pings: tuple[int, ...] = ()
 
     @property
     def text(self) -> str:
         return f"{self.heading}\n{self.body}"
+
+    @property
+    def rows(self) -> tuple[tuple[ButtonSpec, ...], ...]:
+        """The board's cells as three rows of buttons; none on a message without a board."""
+        return () if self.cells is None else self.cells.rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +155,7 @@ def render_game(
         _accent(game),
         _game_heading(game, bot_id, _),
         _game_status(game, bot_id, deadline, retired, _),
-        _board_rows(game, key),
+        _cells(game, key),
         _controls(game, key, retired, _),
     )
 
@@ -209,10 +229,8 @@ def _result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) ->
     return _("{turn} Time runs out <t:{deadline}:R>.").format(turn=turn, deadline=deadline)
 
 
-def _board_rows(game: Game, key: str) -> tuple[tuple[ButtonSpec, ...], ...]:
-    styles, labels = _cell_looks(game.board, game.winning_cells)
-    cells = tuple(map(ButtonSpec, codec.cell_ids(key), styles, labels))
-    return cells[0:3], cells[3:6], cells[6:9]
+def _cells(game: Game, key: str) -> Cells:
+    return Cells(codec.cell_ids(key), *_cell_looks(game.board, game.winning_cells))
 
 
 @lru_cache(maxsize=1024)  # per position, and thousands of games share a few hundred
@@ -418,6 +436,7 @@ __all__ = [
     "CHALLENGE_SECONDS",
     "ButtonSpec",
     "Card",
+    "Cells",
     "Reply",
     "command_mention",
     "mention",
