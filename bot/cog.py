@@ -41,7 +41,7 @@ from .domain.policy import (
 )
 from .domain.render import Card, Reply
 from .store import GameStore
-from .ui import Interaction, card_components, card_view, pings_only, reply_view, update_message
+from .ui import Interaction, card_view, pings_only, reply_view, update_message
 
 if TYPE_CHECKING:
     from .client import TicTacToeBot
@@ -304,7 +304,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             case Refuse():
                 await self.refuse(interaction, decision, live)
             case Expire(state=state):
-                await self._edit(interaction, render.render_expired(state, self.bot_id))
+                await update_message(interaction, render.render_expired(state, self.bot_id))
             case Start(state=state, retire=retire):
                 await self._rematch(interaction, scope, retire, state)
             case Private(kind=kind, game=game):
@@ -335,7 +335,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             return
         card = render.render_state(new, self.bot_id, self._deadline(interaction, idle), key=key)
         try:
-            await self._edit(interaction, card)
+            await update_message(interaction, card)
         except Exception as error:
             # Until settled, the older token is the one known to edit the board.
             unsure = live._replace(
@@ -376,11 +376,6 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
                 self._schedule_sweep()
         return True
 
-    async def _edit(self, interaction: Interaction, card: Card) -> None:
-        # content=None: a board posted by the previous version had text content, which a
-        # Components V2 message may not keep.
-        await update_message(interaction, card_components(card))
-
     async def _rematch(
         self, interaction: Interaction, channel_id: int, finished: Game, game: Game
     ) -> None:
@@ -398,7 +393,8 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             return
         deadline = self._deadline(interaction, self.game_timeout)
         try:
-            await self._edit(interaction, render.render_game(finished, self.bot_id, retired=True))
+            retired = render.render_game(finished, self.bot_id, retired=True)
+            await update_message(interaction, retired)
             message = await interaction.followup.send(
                 view=card_view(render.render_game(game, self.bot_id, deadline)),
                 ephemeral=channel_id < 0,  # a private board's rematch stays private
@@ -443,7 +439,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             return
         self._schedule_sweep()
         card = render.render_state(game, self.bot_id, self._deadline(interaction, idle))
-        await self._edit(interaction, card)
+        await update_message(interaction, card)
         question = render.render_resign_question(game, str(interaction.locale))
         view = reply_view(question)
         assert view is not None
@@ -476,7 +472,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             await self.tell(interaction, render.render_raced(str(interaction.locale)))
             return
         try:
-            await self._edit(interaction, render.render_challenge_declined(challenge))
+            await update_message(interaction, render.render_challenge_declined(challenge))
         except Exception as error:
             # Unknown: the challenge stays closed; a click on it is answered as closed.
             if landed(error) is Landed.NO:

@@ -164,8 +164,8 @@ def pings_only(user_ids: tuple[int, ...]) -> discord.AllowedMentions:
 V2_FLAGS = discord.MessageFlags(components_v2=True).value
 
 
-async def update_message(interaction: Interaction, components: list[Component]) -> None:
-    """Answer a click by editing its message to show `components` (Components V2).
+async def update_message(interaction: Interaction, card: Card) -> None:
+    """Answer a click by editing its message to show `card` (Components V2).
 
     The call InteractionResponse.edit_message ends in, the webhook adapter's
     create_interaction_response, with the body already in Discord's JSON: it skips discord.py's
@@ -178,8 +178,10 @@ async def update_message(interaction: Interaction, components: list[Component]) 
     payload = {
         "type": discord.InteractionResponseType.message_update.value,
         "data": {
+            # A board posted by the previous version had text content, which a Components V2
+            # message may not keep.
             "content": None,
-            "components": components,
+            "components": card_components(card),
             "flags": V2_FLAGS,
             "allowed_mentions": {"parse": []},
         },

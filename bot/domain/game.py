@@ -134,7 +134,7 @@ class Game:
 
     @property
     def player_to_move(self) -> int:
-        return self.player_of(self.mark_to_move)
+        return self.x_player if self._position.mark_to_move == ttt.X else self.o_player
 
     @property
     def last_move(self) -> ttt.Action | None:

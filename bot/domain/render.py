@@ -209,6 +209,12 @@ def _game_status(game: Game, bot_id: int, deadline: int | None, retired: bool, _
 
 
 def _result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) -> str:
+    if not game.is_over:
+        mover = mention(game.player_to_move, bot_id)
+        turn = _("▶️ {player} to move ({mark}).").format(player=mover, mark=game.mark_to_move)
+        if deadline is None:
+            return turn
+        return _("{turn} Time runs out <t:{deadline}:R>.").format(turn=turn, deadline=deadline)
     if game.ending is Ending.EXPIRED:
         late = mention(game.player_to_move, bot_id)
         return _("⏱️ {player} ran out of time: the game is over.").format(player=late)
@@ -220,13 +226,7 @@ def _result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) ->
         )
     if winner is not None:
         return _("🏆 **{winner} wins** with three in a row!").format(winner=mention(winner, bot_id))
-    if game.is_over:
-        return _("🤝 **Draw:** nobody can win any more.")
-    mover = mention(game.player_to_move, bot_id)
-    turn = _("▶️ {player} to move ({mark}).").format(player=mover, mark=game.mark_to_move)
-    if deadline is None:
-        return turn
-    return _("{turn} Time runs out <t:{deadline}:R>.").format(turn=turn, deadline=deadline)
+    return _("🤝 **Draw:** nobody can win any more.")
 
 
 def _cells(game: Game, key: str) -> Cells:
