@@ -171,11 +171,13 @@ def decode_state(key: str) -> State:
 
 
 _VERBS = {verb.value: verb for verb in Verb}
+_CELL_VERBS = {str(index): cell_action(index) for index in range(9)}  # "4" -> (1, 1)
 
 
 def _click(verb: str, state: State, key: str) -> Click:
-    if verb.isdigit():
-        return Click(state, key, Verb.CELL, cell_action(int(verb)))
+    cell = _CELL_VERBS.get(verb)
+    if cell is not None:
+        return Click(state, key, Verb.CELL, cell)
     return Click(state, key, _VERBS[verb])
 
 
