@@ -59,8 +59,8 @@ class ButtonSpec(NamedTuple):
 
 class Cells(NamedTuple):
     """A board's nine buttons, row by row, as three columns of values: a board is drawn on
-    every click, and one value instead of nine buttons saved about 3 µs of it (see
-    bot/ui.py)."""
+    every click, and bot/ui.py builds its JSON from these directly, without nine ButtonSpecs
+    in between. `rows` gives the buttons, for whoever wants them one by one."""
 
     custom_ids: list[str]
     styles: tuple[discord.ButtonStyle, ...]
