@@ -20,6 +20,7 @@ from brute_force import (
 )
 
 import tictactoe as ttt
+from bot import ui
 from bot.domain import codec
 from bot.domain.codec import Verb
 from bot.domain.game import (
@@ -549,6 +550,20 @@ def test_challenge_card_pings_only_the_opponent():
     expired = render_challenge_expired(Challenge(ALICE, BOB, ttt.X))
     assert expired.body == f"⏱️ <@{BOB}> did not answer <@{ALICE}>'s challenge in time."
     assert (expired.controls, expired.pings) == ((), ())
+
+
+def test_discord_gets_the_cells_the_card_describes(one_order_each):
+    """Tests read a board's buttons from `card.rows`; the JSON Discord gets is built from the
+    card's Cells directly. The two agree on every position."""
+    action_row = discord.ComponentType.action_row.value
+    for moves in one_order_each.values():
+        card = render_game(Game.from_moves(ALICE, AI, "hard", moves), BOT_ID, DEADLINE)
+        (container,) = ui.card_components(card)
+        cell_rows = [part for part in container["components"] if part["type"] == action_row][:3]
+        assert cell_rows == [
+            {"type": action_row, "components": [ui.button(spec) for spec in row]}
+            for row in card.rows
+        ]
 
 
 def test_a_card_is_one_container_with_its_accent():

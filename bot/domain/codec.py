@@ -106,9 +106,9 @@ def cell_id(game: Game, cell: ttt.Action) -> str:
 _CELL_ID_PREFIXES = tuple(f"{PREFIX}{index}:" for index in range(9))
 
 
-def cell_ids(key: str) -> list[str]:
+def cell_ids(key: str) -> tuple[str, ...]:
     """The custom_ids of the nine cells of the board whose state has this key, row by row."""
-    return list(map(operator.add, _CELL_ID_PREFIXES, itertools.repeat(key)))
+    return tuple(map(operator.add, _CELL_ID_PREFIXES, itertools.repeat(key)))
 
 
 def control_id(state: State, verb: Verb) -> str:

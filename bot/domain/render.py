@@ -62,7 +62,7 @@ class Cells(NamedTuple):
     every click, and bot/ui.py builds its JSON from these directly, without nine ButtonSpecs
     in between. `rows` gives the buttons, for whoever wants them one by one."""
 
-    custom_ids: list[str]
+    custom_ids: tuple[str, ...]
     styles: tuple[discord.ButtonStyle, ...]
     labels: tuple[str, ...]
 
