@@ -76,21 +76,15 @@ ACTION_ROW = discord.ComponentType.action_row.value
 TEXT_DISPLAY = discord.ComponentType.text_display.value
 
 
+def _button(custom_id: str, style: discord.ButtonStyle, label: str) -> Component:
+    return {"type": BUTTON, "style": style.value, "label": label, "custom_id": custom_id}
+
+
 def button(spec: ButtonSpec) -> Component:
-    if spec.emoji is None:
-        return {
-            "type": BUTTON,
-            "style": spec.style.value,
-            "label": spec.label,
-            "custom_id": spec.custom_id,
-        }
-    return {
-        "type": BUTTON,
-        "style": spec.style.value,
-        "label": spec.label,
-        "custom_id": spec.custom_id,
-        "emoji": {"name": spec.emoji},
-    }
+    payload = _button(spec.custom_id, spec.style, spec.label)
+    if spec.emoji is not None:
+        payload["emoji"] = {"name": spec.emoji}
+    return payload
 
 
 def _row(specs: tuple[ButtonSpec, ...]) -> Component:
@@ -98,13 +92,8 @@ def _row(specs: tuple[ButtonSpec, ...]) -> Component:
 
 
 def _cell_rows(cells: Cells) -> list[Component]:
-    """A board's three rows of cells (as `button` would make them, without an emoji)."""
-    buttons = [
-        {"type": BUTTON, "style": style.value, "label": label, "custom_id": custom_id}
-        for custom_id, style, label in zip(
-            cells.custom_ids, cells.styles, cells.labels, strict=True
-        )
-    ]
+    """A board's three rows of cells (cells have no emoji)."""
+    buttons = list(map(_button, cells.custom_ids, cells.styles, cells.labels))
     return [
         {"type": ACTION_ROW, "components": buttons[0:3]},
         {"type": ACTION_ROW, "components": buttons[3:6]},

@@ -99,10 +99,6 @@ class Click(NamedTuple):
     cell: ttt.Action | None = None
 
 
-def cell_id(game: Game, cell: ttt.Action) -> str:
-    return id_of(Verb.CELL, state_key(game), cell)
-
-
 _CELL_ID_PREFIXES = tuple(f"{PREFIX}{index}:" for index in range(9))
 
 
@@ -111,15 +107,17 @@ def cell_ids(key: str) -> tuple[str, ...]:
     return tuple(map(operator.add, _CELL_ID_PREFIXES, itertools.repeat(key)))
 
 
+def cell_id(game: Game, cell: ttt.Action) -> str:
+    return cell_ids(state_key(game))[cell[0] * 3 + cell[1]]
+
+
 def control_id(state: State, verb: Verb) -> str:
     return id_of(verb, state_key(state))
 
 
-def id_of(verb: Verb, key: str, cell: ttt.Action | None = None) -> str:
-    """A button's custom_id from its verb and the state's key (see state_key)."""
-    if verb is Verb.CELL:
-        assert cell is not None
-        return f"{PREFIX}{cell[0] * 3 + cell[1]}:{key}"
+def id_of(verb: Verb, key: str) -> str:
+    """A control button's custom_id from its verb and the state's key (cells: cell_ids)."""
+    assert verb is not Verb.CELL, "a cell's verb is its digit: see cell_ids"
     return f"{PREFIX}{verb}:{key}"  # a StrEnum formats as its value
 
 

@@ -134,7 +134,7 @@ class Game:
 
     @property
     def player_to_move(self) -> int:
-        return self.x_player if self._position.mark_to_move == ttt.X else self.o_player
+        return self.player_of(self._position.mark_to_move)
 
     @property
     def last_move(self) -> ttt.Action | None:
