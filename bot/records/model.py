@@ -1,0 +1,149 @@
+"""Recorded games, stats and leaderboards as plain values (pure: no I/O, no Discord).
+
+`Records` is what the rest of the bot asks of storage; `bot.records.storage` implements it on
+SQLAlchemy (SQLite or PostgreSQL).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Generic, Protocol, TypeVar
+
+from ..domain.finished import Place
+
+BOT_PLAYER = 0  # the player id that stands for the bot, as in bot.domain.game.AI
+LEVELS = ("easy", "medium", "hard", "impossible")
+
+RowT = TypeVar("RowT")
+
+
+class Finish(StrEnum):
+    """How a recorded game ended."""
+
+    LINE = "line"  # three in a row
+    FULL = "full"  # the board filled with no line: a draw
+    RESIGNED = "resigned"
+    EXPIRED = "expired"  # the player to move ran out of time
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished game as stored. A player id of None: that player deleted their data."""
+
+    game_id: int  # the board message's id (see bot.domain.finished.FinishedGame)
+    x_player: int | None  # BOT_PLAYER for the bot
+    o_player: int | None
+    level: str | None  # the bot's difficulty, when the bot played
+    moves: tuple[int, ...] | None  # cells 0-8 in order; None for boards without a move list
+    board: str  # the final board, 9 characters row by row: "X", "O" or "-"
+    winner: str | None  # "X", "O", or None for a draw (or a game that counts for nobody)
+    finish: Finish
+    counted: bool  # False for a game abandoned before both sides moved: kept, not counted
+    started_at: float  # unix seconds
+    ended_at: float
+    guild_id: int | None
+    place: Place
+    user_installed: bool
+    locale: str  # the board's language
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A Glicko-2 rating on the familiar scale (1500 for a new player)."""
+
+    value: float
+    deviation: float
+    volatility: float
+    games: int  # rated games played
+
+    @property
+    def provisional(self) -> bool:
+        # As lichess: a deviation this wide means too few recent games to trust the number.
+        return self.deviation > PROVISIONAL_DEVIATION
+
+
+PROVISIONAL_DEVIATION = 110.0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    user_id: int
+    vs_bot: dict[str, Tally] = field(default_factory=dict)  # by level, levels played only
+    vs_people: Tally = Tally()
+    current_streak: int = 0  # wins in a row, up to the last counted game
+    best_streak: int = 0
+    rating: Rating | None = None  # None until a rated game
+    rank: int | None = None  # by rating, among the rated players of the server (or everyone)
+    recent: tuple[GameRecord, ...] = ()  # newest first
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    rank: int
+    user_id: int
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class BotRow:
+    """One player against the bot: what means something in a game the bot never loses."""
+
+    rank: int
+    user_id: int
+    best_unbeaten_impossible: int  # longest run of games without a loss against Impossible
+    wins_hard: int
+    games: int  # counted games against the bot, any level
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[RowT]):
+    rows: tuple[RowT, ...]
+    page: int  # 0-based
+    pages: int  # at least 1
+    total: int  # rows on every page together
+
+
+class Records(Protocol):
+    """What the bot asks of storage. Every method may raise when the database is down."""
+
+    async def record(self, games: Sequence[GameRecord]) -> int:
+        """Store finished games and update every aggregate and rating they change, in one
+        transaction; idempotent by game_id (a game already stored changes nothing, whichever
+        process stored it). Returns how many were new."""
+        ...
+
+    async def stats(self, user_id: int, guild_id: int | None, recent: int = 5) -> PlayerStats:
+        """A player's stats; `rank` among the rated players of `guild_id` (None: everyone)."""
+        ...
+
+    async def game(self, game_id: int) -> GameRecord | None: ...
+
+    async def rating_board(self, guild_id: int | None, page: int, per_page: int) -> Page[RatingRow]:
+        """Players who played in `guild_id` (None: everywhere), best rating first."""
+        ...
+
+    async def bot_board(self, guild_id: int | None, page: int, per_page: int) -> Page[BotRow]:
+        """Players against the bot, longest unbeaten run against Impossible first, then wins
+        against Hard."""
+        ...
+
+    async def forget(self, user_id: int) -> int:
+        """Delete everything about a player: their aggregates and rating go, their seat in
+        recorded games becomes None (their opponents keep their own counts). Returns how many
+        games named them."""
+        ...
+
+    async def close(self) -> None: ...
