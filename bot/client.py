@@ -66,15 +66,19 @@ class TicTacToeBot(commands.Bot):
             )
         )
         await self.sync_commands()
-        assert self.application_id is not None
-        log.info("Add me to a server: %s", install_url(self.application_id, user=False))
-        log.info("Add me to your account: %s", install_url(self.application_id, user=True))
+        self.log_install_links()
         # The engine solves every position once, on first use (about 13 ms): now, rather than
         # on a player's first click, and before the freeze below takes its table in.
         ttt.best_actions(ttt.initial_state())
         # Everything alive now (modules, the command tree) stays for the process's lifetime:
         # exempt it from garbage collection so that full collections under load stay short.
         gc.freeze()
+
+    def log_install_links(self) -> None:
+        """Log the links that add the bot to a server and to a user's account."""
+        assert self.application_id is not None
+        log.info("Add me to a server: %s", install_url(self.application_id, user=False))
+        log.info("Add me to your account: %s", install_url(self.application_id, user=True))
 
     async def sync_commands(self) -> bool:
         """Upload the slash commands if Discord's copy differs from ours; True if it did.

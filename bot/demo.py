@@ -40,10 +40,9 @@ class _SimulationNoise(logging.Filter):
         "PyNaCl is not installed",
         "davey is not installed",
         "Guilds intent seems to be disabled",
-        # About a login and an application that exist only in the simulation: no token is
-        # used, the invite link leads nowhere, and the bot is renamed from SimCord's "TestBot".
+        # About a login that exists only in the simulation: no token is used, and the bot is
+        # renamed from SimCord's "TestBot".
         "logging in using static token",
-        "Invite me to a server",
         "Logged in as",
     )
 
@@ -97,12 +96,23 @@ class DemoWorld:
         return (self.you, self.friend, self.stranger)
 
 
+RUN_FOR_REAL = 'To run the bot on Discord for real, see README.md, section "Set up and run".'
+
+
+class DemoBot(TicTacToeBot):
+    """The real bot, in the simulation. Its application exists only there, so links that add
+    it to a server or an account would lead nowhere: it says how to run the bot for real."""
+
+    def log_install_links(self) -> None:
+        log.info(RUN_FOR_REAL)
+
+
 def make_demo_bot(
     rng: random.Random | None = None, *, game_timeout_seconds: int = DEFAULT_GAME_TIMEOUT_SECONDS
 ) -> TicTacToeBot:
     """The real bot with demo settings."""
     settings = Settings(token=DEMO_TOKEN, game_timeout_seconds=game_timeout_seconds)
-    return TicTacToeBot(settings, rng=rng)
+    return DemoBot(settings, rng=rng)
 
 
 async def setup_world(env: simcord.Env) -> DemoWorld:

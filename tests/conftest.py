@@ -2,6 +2,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+import simcord.interactions
 from bot_helpers import make_bot, payload_problems, sent_messages
 from simcord import Env
 
@@ -53,3 +54,30 @@ def discord_rules(world):
     assert not unanswered, f"{len(unanswered)} interaction(s) never answered"
     for body in sent_messages(env):
         assert not payload_problems(body), (payload_problems(body), body)
+
+
+@pytest.fixture
+def payload_fields(monkeypatch):
+    """user id -> fields to set on that user's interactions.
+
+    SimCord always sends `locale: en-US` and no install context, so this wraps its
+    INTERACTION_CREATE builder (`simcord.interactions.base_payload`) and overlays the fields
+    Discord would send for a given user: their `locale`, `authorizing_integration_owners` (who
+    installed the app) and their permissions in the channel (`_allow`, `_deny`)."""
+    overlays: dict[int, dict] = {}
+    build = simcord.interactions.base_payload
+
+    def with_overlay(*args, **kwargs):
+        record, payload = build(*args, **kwargs)
+        payload.update(overlays.get(kwargs["user_id"], {}))
+        member = payload.get("member")
+        overlay = overlays.get(kwargs["user_id"], {})
+        if member is not None:
+            permissions = int(member["permissions"]) | overlay.get("_allow", 0)
+            member["permissions"] = str(permissions & ~overlay.get("_deny", 0))
+        payload.pop("_deny", None)
+        payload.pop("_allow", None)
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", with_overlay)
+    return overlays

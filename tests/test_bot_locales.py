@@ -1,14 +1,11 @@
 """Languages and reach, through SimCord: each user's Discord language, user installs.
 
-SimCord always sends `locale: en-US` and no install context, so `payload_fields` wraps its
-INTERACTION_CREATE builder (`simcord.interactions.base_payload`) and overlays the fields
-Discord would send for a given user: their `locale`, `authorizing_integration_owners` (who
-installed the app) and their permissions in the channel.
+SimCord always sends `locale: en-US` and no install context: the `payload_fields` fixture
+(conftest.py) sets the fields Discord would send for a given user.
 """
 
 import discord
 import pytest
-import simcord.interactions
 from bot_helpers import buttons, cell_buttons, click_cell, click_control, click_label, text
 
 # Known translations, as a German, Japanese or Brazilian user would read them.
@@ -18,28 +15,6 @@ BRAZILIAN = {"hint": "Dica", "resign": "Desistir", "heading": "## Jogo da velha"
 
 USE_EXTERNAL_APPS = discord.Permissions(use_external_apps=True).value
 GUILD_INSTALL, USER_INSTALL = "0", "1"
-
-
-@pytest.fixture
-def payload_fields(monkeypatch):
-    """user id -> fields to set on that user's interactions."""
-    overlays: dict[int, dict] = {}
-    build = simcord.interactions.base_payload
-
-    def with_overlay(*args, **kwargs):
-        record, payload = build(*args, **kwargs)
-        payload.update(overlays.get(kwargs["user_id"], {}))
-        member = payload.get("member")
-        overlay = overlays.get(kwargs["user_id"], {})
-        if member is not None:
-            permissions = int(member["permissions"]) | overlay.get("_allow", 0)
-            member["permissions"] = str(permissions & ~overlay.get("_deny", 0))
-        payload.pop("_deny", None)
-        payload.pop("_allow", None)
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", with_overlay)
-    return overlays
 
 
 async def test_a_german_game_stays_german_and_answers_speak_the_clickers_language(

@@ -3,8 +3,10 @@ pure helpers, and `python -m tictactoe` run as a real process."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import os
+import pty
 import re
 import selectors
 import signal
@@ -64,16 +66,24 @@ def play(*lines: str, args: tuple[str, ...] = ()) -> tuple[int, str]:
     return code, terminal.text
 
 
+PLAY_AGAIN = "\nPlay again, with the marks swapped"
+
+
 def split_review(text: str) -> tuple[str, str]:
-    """The game as played, and the review printed after it ("" when there is none)."""
-    game, marker, rest = text.partition("\nReview of the game")
+    """The first game as played, and the review printed after it ("" when there is none), up
+    to the offer of another game."""
+    first_game = text.partition(PLAY_AGAIN)[0]
+    game, marker, rest = first_game.partition("\nReview of the game")
     return game, (marker.lstrip("\n") + rest)
+
+
+BOARD_ROW = re.compile(r"^  [ \[][XO1-9][ \]]\|")
 
 
 def last_board(text: str) -> list[str]:
     """The last board drawn on screen, as its five lines."""
     lines = text.splitlines()
-    last_row = max(index for index, line in enumerate(lines) if line.startswith("   "))
+    last_row = max(index for index, line in enumerate(lines) if BOARD_ROW.match(line))
     return lines[last_row - 4 : last_row + 1]
 
 
@@ -98,6 +108,19 @@ def test_board_shows_marks_in_taken_cells_and_numbers_in_empty_ones() -> None:
         "   4 | X | 6",
         "  ---+---+---",
         "   7 | X | 9",
+    ]
+
+
+def test_a_won_board_shows_the_winning_line_in_brackets() -> None:
+    board = initial_state()
+    for cell in [(0, 0), (0, 1), (1, 1), (0, 2), (2, 2)]:  # X: 1, 5, 9
+        board = result(board, cell)
+    assert draw_board(board).splitlines() == [
+        "  [X]| O | O",
+        "  ---+---+---",
+        "   4 |[X]| 6",
+        "  ---+---+---",
+        "   7 | 8 |[X]",
     ]
 
 
@@ -158,8 +181,10 @@ def test_outcome_message_speaks_from_the_humans_side() -> None:
     board = initial_state()
     for action in [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]:
         board = result(board, action)
-    assert outcome_message(board, X) == "You win! Three in a row on cells 1, 2, 3."
-    assert outcome_message(board, O) == "The AI wins with three in a row on cells 1, 2, 3."
+    assert outcome_message(board, X) == "You win! Three in a row on cells 1, 2, 3 ([X] above)."
+    assert (
+        outcome_message(board, O) == "The AI wins with three in a row on cells 1, 2, 3 ([X] above)."
+    )
 
 
 # --- whole games through main ----------------------------------------------------------------
@@ -172,9 +197,11 @@ def test_a_losing_line_against_impossible_ends_with_the_ai_winning(side: str, se
     game, game_review = split_review(text)
 
     assert code == 0
-    assert re.search(r"\nThe AI wins with three in a row on cells \d, \d, \d\.\n$", game)
+    assert re.search(
+        r"\nThe AI wins with three in a row on cells \d, \d, \d \(\[[XO]\] above\)\.\n$", game
+    )
     assert "You win" not in text
-    assert "Goodbye" not in text
+    assert "Goodbye" not in game + game_review  # the game was played to its end
     # The final board is shown just before the result, and the review comes after it.
     lines = game.rstrip().splitlines()
     assert lines[-2] == ""
@@ -416,7 +443,7 @@ def test_the_review_names_the_first_mistake_and_what_would_have_held(seed: int) 
     game, game_review = split_review(text)
 
     assert code == 0
-    assert game.rstrip().endswith("The AI wins with three in a row on cells 3, 5, 7.")
+    assert game.rstrip().endswith("The AI wins with three in a row on cells 3, 5, 7 ([O] above).")
     assert game_review == (
         "Review of the game (you are X):\n"
         "  Move 1, X at cell 1: best\n"
@@ -464,6 +491,91 @@ def test_describe_review_of_an_unfinished_game() -> None:
         "No mistakes.",
         "Result: unfinished.",
     ]
+
+
+# --- another game ----------------------------------------------------------------------------
+
+
+class Player:
+    """Plays the first free cell on every turn (by trying 1 to 9: taken ones are refused) and
+    answers each offer of another game with the next of `answers`; then input ends."""
+
+    def __init__(self, *answers: str) -> None:
+        self.answers = list(answers)
+        self.cells = iter(ALL_CELLS)
+        self.screen = io.StringIO()
+
+    def input(self, prompt: str) -> str:
+        self.screen.write(prompt)
+        if prompt.startswith("Your turn") or prompt.startswith("\nYour turn"):
+            line = next(self.cells)
+        elif self.answers:
+            line = self.answers.pop(0)
+            self.cells = iter(ALL_CELLS)  # a new game
+        else:
+            raise EOFError
+        self.screen.write(line + "\n")
+        return line
+
+
+def play_games(*answers: str, args: tuple[str, ...] = ("--seed", "3")) -> tuple[int, str]:
+    player = Player(*answers)
+    code = main(list(args), input_fn=player.input, output=player.screen)
+    return code, player.screen.getvalue()
+
+
+def headers(text: str) -> list[str]:
+    return re.findall(r"^Tic-tac-toe: .*$", text, flags=re.MULTILINE)
+
+
+@pytest.mark.parametrize("yes", ["y", "", "YES"])
+def test_another_game_swaps_the_marks_and_keeps_the_difficulty(yes: str) -> None:
+    code, text = play_games(yes, "n", args=("--difficulty", "easy", "--seed", "3"))
+
+    assert code == 0
+    assert headers(text) == [
+        "Tic-tac-toe: you are X, the AI is O (easy), you move first.",
+        "Tic-tac-toe: you are O, the AI is X (easy), the AI moves first.",
+    ]
+    first, second = text.split(f"? [Y/n] {yes}\n")
+    assert first.endswith("\nPlay again, with the marks swapped (you are O, the AI moves first)")
+    # The second game is played to its end and reviewed; then the offer is for X again.
+    assert "Review of the game (you are O):" in second
+    assert second.endswith(
+        "\nPlay again, with the marks swapped (you are X, you move first)? [Y/n] n\nGoodbye!\n"
+    )
+
+
+def test_an_unclear_answer_is_explained_and_asked_again() -> None:
+    code, text = play_games("maybe", "no")
+
+    assert code == 0
+    assert text.endswith(
+        "? [Y/n] maybe\nType y (or just Enter) for another game, n to stop.\n"
+        "Play again? [Y/n] no\nGoodbye!\n"
+    )
+    assert len(headers(text)) == 1
+
+
+def test_end_of_input_at_the_offer_says_goodbye_and_exits_0() -> None:
+    code, text = play_games()
+
+    assert code == 0
+    assert text.endswith("(you are O, the AI moves first)? [Y/n] \nEnd of input. Goodbye!\n")
+    assert "Traceback" not in text
+
+
+def test_ctrl_c_at_the_offer_says_goodbye_and_exits_130() -> None:
+    player = Player()
+
+    def answer(prompt: str) -> str:
+        if "Play again" in prompt:
+            player.screen.write(prompt)
+            raise KeyboardInterrupt
+        return player.input(prompt)
+
+    assert main(["--seed", "3"], input_fn=answer, output=player.screen) == 130
+    assert player.screen.getvalue().endswith("? [Y/n] \nInterrupted. Goodbye!\n")
 
 
 # --- leaving ---------------------------------------------------------------------------------
@@ -595,3 +707,54 @@ def test_module_exits_130_on_a_real_ctrl_c() -> None:
     assert process.returncode == 130
     assert stderr == b""
     assert stdout.endswith(b"\nInterrupted. Goodbye!\n")
+
+
+@pytest.mark.skipif(
+    sys.platform == "win32" or importlib.util.find_spec("readline") is None,
+    reason="needs a pseudo-terminal and readline",
+)
+def test_at_a_terminal_the_prompt_edits_lines() -> None:
+    """Typed at a real terminal, an arrow key moves the cursor (readline) instead of landing
+    in the line as "^[[D": "5", the left arrow and Enter read as cell 5."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tictactoe", "--seed", "1"],
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        cwd=REPO_ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "TERM": "xterm"},
+        start_new_session=True,
+    )
+    os.close(terminal)
+    seen, read_up_to = b"", 0
+
+    def read_until(text: bytes) -> None:
+        """Read the screen until `text` shows after what was read up to now."""
+        nonlocal seen, read_up_to
+        with selectors.DefaultSelector() as selector:
+            selector.register(controller, selectors.EVENT_READ)
+            while (found := seen.find(text, read_up_to)) < 0:
+                assert selector.select(timeout=30), f"no {text!r}, only {seen!r}"
+                try:
+                    chunk = os.read(controller, 4096)
+                except OSError:  # the terminal closed: the program ended
+                    chunk = b""
+                assert chunk, f"output closed before {text!r}: {seen!r}"
+                seen += chunk
+        read_up_to = found + len(text)
+
+    try:
+        read_until(b"Your turn (X): ")
+        os.write(controller, b"5\x1b[D\r")  # "5", the left arrow key, Enter
+        read_until(b"You played cell 5 (row 2, column 2).")
+        read_until(b"Your turn (X): ")
+        os.write(controller, b"\x04")  # Ctrl-D
+        read_until(b"End of input. Goodbye!")
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()
+        process.wait()
+        os.close(controller)
+    assert b"^[[D" not in seen
+    assert b"Traceback" not in seen

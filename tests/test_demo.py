@@ -12,9 +12,17 @@ import urllib.request
 
 import pytest
 
-from bot.demo import BOT_NAME, CHANNEL_NAME, PageSync, make_demo_bot, open_preview, run_demo
+from bot.demo import (
+    BOT_NAME,
+    CHANNEL_NAME,
+    RUN_FOR_REAL,
+    PageSync,
+    make_demo_bot,
+    open_preview,
+    run_demo,
+)
 from bot.demo import setup_world as setup_demo_world
-from tests.support.demo import START_TIMEOUT, running_demo
+from tests.support.demo import REPO_ROOT, START_TIMEOUT, running_demo
 
 
 @pytest.fixture
@@ -102,3 +110,15 @@ def test_serves_the_page_then_stops_cleanly_on_sigterm() -> None:
     assert process.returncode == 0, stderr.decode()
     assert b"Demo stopped" in stderr
     assert b"Traceback" not in seen + stderr
+
+
+def test_the_demo_says_how_to_run_the_bot_for_real_instead_of_links_to_no_app() -> None:
+    with running_demo() as (_process, _url, seen):
+        pass
+
+    log = seen.decode()
+    assert log.count(RUN_FOR_REAL) == 1
+    assert RUN_FOR_REAL.endswith('see README.md, section "Set up and run".')
+    assert "\n## Set up and run\n" in (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert "Add me" not in log
+    assert "discord.com/oauth2" not in log

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import re
 import sys
@@ -48,6 +49,8 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells report for Ctrl-C
 RANDOM_SIDE = "random"
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HINT_WORDS = frozenset({"hint", "h", "?"})
+PLAY_AGAIN_WORDS = frozenset({"", "y", "yes"})
+STOP_WORDS = frozenset({"n", "no"}) | QUIT_WORDS
 
 INPUT_HELP = 'a cell number 1-9, or a row and column 1-3 such as "2 3" or "2,3"'
 
@@ -64,11 +67,16 @@ def describe_cell(action: Action) -> str:
 
 
 def draw_board(board: Board) -> str:
-    """Draw the board with its marks, and each empty cell's number so it can be typed."""
+    """Draw the board with its marks, and each empty cell's number so it can be typed. A
+    winning line's marks are drawn in brackets, [X], so that it shows without colour."""
+    line = winning_line(board) or ()
     rows = []
     for i, row in enumerate(board):
-        cells = [mark or str(cell_number((i, j))) for j, mark in enumerate(row)]
-        rows.append("   " + " | ".join(cells))
+        cells = [
+            f"[{mark}]" if (i, j) in line else f" {mark or cell_number((i, j))} "
+            for j, mark in enumerate(row)
+        ]
+        rows.append(("  " + "|".join(cells)).rstrip())
     return f"\n{_ROW_SEPARATOR}\n".join(rows)
 
 
@@ -109,8 +117,8 @@ def outcome_message(board: Board, human: str) -> str:
         return "Draw: the board is full and nobody has three in a row."
     cells = ", ".join(str(cell_number(action)) for action in line)
     if won == human:
-        return f"You win! Three in a row on cells {cells}."
-    return f"The AI wins with three in a row on cells {cells}."
+        return f"You win! Three in a row on cells {cells} ([{won}] above)."
+    return f"The AI wins with three in a row on cells {cells} ([{won}] above)."
 
 
 # --- hints and reviews in English (the engine gives data; the bot words it in its own languages)
@@ -253,7 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
             'such as "2 3" or "2,3". Cells are numbered row by row:\n\n'
             f"{draw_board(initial_state())}\n\n"
             "Type hint for every free cell's outcome under perfect play and the best moves.\n"
-            "At the end of the game each move is reviewed: best, inaccurate or mistake.\n"
+            "At the end of the game each move is reviewed: best, inaccurate or mistake,\n"
+            "and another game is offered with the marks swapped.\n"
             "Type q or quit to leave; end of input (Ctrl-D) or Ctrl-C leave too."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -292,7 +301,7 @@ def main(
     input_fn: Callable[[str], str] = input,
     output: TextIO | None = None,
 ) -> int:
-    """Run one game and return the process exit code.
+    """Play games until the human stops, and return the process exit code.
 
     `input_fn` is called with the prompt and returns a line (raising EOFError at end of input);
     everything else is written to `output`, standard output by default. Bad flags and `--help`
@@ -302,8 +311,11 @@ def main(
     out = sys.stdout if output is None else output
     rng = random.Random(args.seed)
     human = rng.choice((X, O)) if args.play_as == RANDOM_SIDE else args.play_as
+    if input_fn is input:
+        enable_line_editing()
     try:
-        return play(human, args.difficulty, rng, input_fn=input_fn, output=out)
+        play_games(human, args.difficulty, rng, input_fn=input_fn, output=out)
+        return EXIT_OK
     except EOFError:
         # The cursor is still on the prompt line, hence the leading newline.
         print("\nEnd of input. Goodbye!", file=out)
@@ -313,6 +325,49 @@ def main(
         return EXIT_INTERRUPTED
 
 
+def enable_line_editing() -> None:
+    """Arrow keys, history and the usual editing keys at the prompts of `input()`, where the
+    platform has `readline` (not on Windows, whose console edits lines itself) and a person
+    types at a terminal: piped input is read as it is."""
+    if not sys.stdin.isatty():
+        return
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401 - importing it is what turns line editing on
+
+
+def play_games(
+    human: str,
+    difficulty: str,
+    rng: random.Random,
+    *,
+    input_fn: Callable[[str], str],
+    output: TextIO,
+) -> None:
+    """Play a game, then offer another with the marks swapped (as the bot's Rematch does, so
+    that the other side moves first), at the same difficulty, until the human stops."""
+    while play(human, difficulty, rng, input_fn=input_fn, output=output):
+        human = O if human == X else X
+        if not ask_to_play_again(human, input_fn=input_fn, output=output):
+            print("Goodbye!", file=output)
+            return
+        print(file=output)
+
+
+def ask_to_play_again(next_mark: str, *, input_fn: Callable[[str], str], output: TextIO) -> bool:
+    """Whether the human wants another game, in which they would play `next_mark`."""
+    order = "you move first" if next_mark == X else "the AI moves first"
+    prompt = f"\nPlay again, with the marks swapped (you are {next_mark}, {order})? [Y/n] "
+    while True:
+        output.flush()
+        word = input_fn(prompt).strip().lower()
+        if word in PLAY_AGAIN_WORDS:
+            return True
+        if word in STOP_WORDS:
+            return False
+        print("Type y (or just Enter) for another game, n to stop.", file=output)
+        prompt = "Play again? [Y/n] "
+
+
 def play(
     human: str,
     difficulty: str,
@@ -320,8 +375,9 @@ def play(
     *,
     input_fn: Callable[[str], str],
     output: TextIO,
-) -> int:
-    """Play one game, the human with `human`'s mark, and return the exit code."""
+) -> bool:
+    """Play one game, the human with `human`'s mark: True if it was played to the end, False
+    if the human left it."""
     ai = O if human == X else X
     order = "you move first" if human == X else "the AI moves first"
     print(f"Tic-tac-toe: you are {human}, the AI is {ai} ({difficulty}), {order}.", file=output)
@@ -336,7 +392,7 @@ def play(
                 if moves:
                     print(f"\n{describe_review(review(moves), human)}\n", file=output)
                 print("You left the game. Goodbye!", file=output)
-                return EXIT_OK
+                return False
             board = result(board, move)
             print(f"\nYou played {describe_cell(move)}.", file=output)
         else:
@@ -348,7 +404,7 @@ def play(
         print(draw_board(board), file=output)
     print(f"\n{outcome_message(board, human)}", file=output)
     print(f"\n{describe_review(review(moves), human)}", file=output)
-    return EXIT_OK
+    return True
 
 
 def ask_for_move(

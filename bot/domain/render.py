@@ -27,7 +27,7 @@ from tictactoe.review import (
 )
 from tictactoe.review import cell_action as numbered_cell
 
-from ..i18n import translations
+from ..i18n import ListStyle, format_list, translations
 from . import codec
 from .codec import Verb
 from .game import AI, Challenge, Ending, Game, Rows, State, cell_action
@@ -471,8 +471,12 @@ def line_name(line: tuple[int, int, int], _: Translate) -> str:
     return names[tuple(sorted(line))]  # type: ignore[index]
 
 
-def cells_named(numbers: tuple[int, ...], _: Translate) -> str:
-    return ", ".join(cell_name(numbered_cell(number), _) for number in numbers)
+def cells_named(
+    numbers: tuple[int, ...], style: ListStyle, locale: str | None, _: Translate
+) -> str:
+    """Cells (numbered 1-9) in words, as the language lists them: all of them ("standard":
+    "top left, centre and bottom right") or any one of them ("or")."""
+    return format_list([cell_name(numbered_cell(number), _) for number in numbers], style, locale)
 
 
 def outcome_text(outcome: Outcome, own_moves: int, tr: gettext.NullTranslations) -> str:
@@ -499,35 +503,59 @@ def render_hint(game: Game, locale: str | None) -> Reply:
             f"{star}**{cell_name(cell.action, _)}**: "
             f"{outcome_text(cell.outcome, cell.own_moves, tr)}"
         )
-    lines.append(reason_text(advice.reason, _))
+    lines.append(reason_text(advice.reason, locale))
     return Reply("\n".join(lines))
 
 
-def reason_text(reason: Reason, _: Translate) -> str:
-    kind, opponent = reason.kind, reason.opponent
-    cells = cells_named(reason.cells, _)
-    theirs = cells_named(reason.opponent_cells, _)
+# The reasons whose cells are meant all together; in the others each cell is a choice ("or").
+_CELLS_ALL_TOGETHER = frozenset({ReasonKind.KEEP_DRAW})
+_THEIRS_ALL_TOGETHER = frozenset({ReasonKind.LOST_FORK})
+
+
+def reason_text(reason: Reason, locale: str | None) -> str:
+    _ = translations(locale).gettext
+    kind = reason.kind
+    cells = cells_named(
+        reason.cells, "standard" if kind in _CELLS_ALL_TOGETHER else "or", locale, _
+    )
+    theirs = cells_named(
+        reason.opponent_cells, "standard" if kind in _THEIRS_ALL_TOGETHER else "or", locale, _
+    )
     line = line_name(reason.line, _) if reason.line is not None else ""
     kinds = ReasonKind
     texts = {
         kinds.WIN_NOW: _("You can win right now: {cells}."),
+        # Translators: {opponent} is a mark, X or O (the other side), not a person; {line} is
+        # a line such as "the middle column"; {cells} a cell's name.
         kinds.BLOCK: _("{opponent} threatens {line}: only this cell stops it: {cells}."),
+        # Translators: {opponent} is a mark, X or O (the other side), not a person; {theirs} is
+        # a list of cells ("top left and centre").
         kinds.LOST_FORK: _("{opponent} threatens two lines at once ({theirs}): you can block one."),
+        # Translators: {opponent} is a mark, X or O (the other side), not a person; {cells} is
+        # a cell or a choice of cells ("top left or centre").
         kinds.FORK: _("A fork at {cells}: two threats at once, and {opponent} can block only one."),
+        # Translators: {opponent} is a mark, X or O (the other side), not a person; {cells} is
+        # a cell or a choice of cells ("top left or centre").
         kinds.FORCE_WIN: _("A threat at {cells} forces {opponent} to answer, then you win."),
+        # Translators: {opponent} is a mark, X or O (the other side), not a person; {theirs}
+        # and {cells} are each a cell or a choice of cells ("top left or centre").
         kinds.BLOCK_FORK: _(
             "{opponent} could make two threats at once next move ({theirs}): "
             "play {cells} to stop it."
         ),
+        # Translators: {opponent} is a mark, X or O (the other side), not a person; {theirs} is
+        # a cell or a choice of cells ("top left or centre").
         kinds.UNSTOPPABLE_FORK: _(
             "{opponent} can make two threats at once next move ({theirs}), and nothing stops it."
         ),
         kinds.CENTRE: _("Only the centre keeps the draw."),
+        # Translators: {cells} is a choice of corners ("top left or bottom right").
         kinds.CORNER: _("Only a corner keeps the draw: {cells}."),
+        # Translators: {cells} is a list of every such cell ("top left, centre and bottom right").
         kinds.KEEP_DRAW: _("These keep the draw: {cells}. Other moves lose."),
         kinds.ANY_DRAWS: _("Every move keeps the draw with good play."),
     }
-    return texts[kind].format(opponent=opponent, cells=cells, theirs=theirs, line=line)
+    return texts[kind].format(opponent=reason.opponent, cells=cells, theirs=theirs, line=line)
 
 
 def render_review(game: Game, locale: str | None, bot_id: int) -> Reply:
@@ -542,28 +570,28 @@ def render_review(game: Game, locale: str | None, bot_id: int) -> Reply:
         Verdict.INACCURATE: _("⚠️ inaccurate (slower)"),
         Verdict.MISTAKE: _("❌ mistake"),
     }
-    lines = [
-        _("📜 **Review**: {x} {x_player} · {o} {o_player}").format(
-            x=f"{MARK_SWATCH[ttt.X]} X",
-            x_player=mention(game.x_player, bot_id),
-            o=f"{MARK_SWATCH[ttt.O]} O",
-            o_player=mention(game.o_player, bot_id),
-        )
-    ]
-    lines += [
+    heading = _("📜 **Review**: {x} {x_player} · {o} {o_player}").format(
+        x=f"{MARK_SWATCH[ttt.X]} X",
+        x_player=mention(game.x_player, bot_id),
+        o=f"{MARK_SWATCH[ttt.O]} O",
+        o_player=mention(game.o_player, bot_id),
+    )
+    numbered_moves = [
         f"{move.ply}. **{move.player}** {cell_name(move.action, _)}: {verdicts[move.verdict]}"
         for move in judged.moves
     ]
     mistake = judged.first_mistake
     if mistake is None:
-        lines.append(_("No mistakes: every move kept the best result on offer."))
+        verdict = _("No mistakes: every move kept the best result on offer.")
     else:
-        lines.append(_first_mistake_text(mistake, _))
-    lines.append(_result_line(game, bot_id, None, _))
-    return Reply("\n".join(lines))
+        verdict = _first_mistake_text(mistake, locale, _)
+    summary = f"{verdict}\n{_result_line(game, bot_id, None, _)}"
+    # A blank line ends the numbered list: a line right under "6. ..." would be drawn as part
+    # of move 6 (Markdown's lazy continuation, which Discord follows).
+    return Reply("\n".join((heading, *numbered_moves)) + "\n\n" + summary)
 
 
-def _first_mistake_text(move: MoveReview, _: Translate) -> str:
+def _first_mistake_text(move: MoveReview, locale: str | None, _: Translate) -> str:
     turned = {
         (Outcome.WIN, Outcome.DRAW): _(
             "First mistake: move {ply} ({mark} → {cell}) turned a win into a draw; "
@@ -578,7 +606,8 @@ def _first_mistake_text(move: MoveReview, _: Translate) -> str:
             "moves that kept the draw: {held}."
         ),
     }
-    held = cells_named(tuple(sorted(cell_number(a) for a in move.held_by)), _)
+    held_by = tuple(sorted(cell_number(action) for action in move.held_by))
+    held = cells_named(held_by, "standard", locale, _)
     return turned[(move.before.outcome, move.after.outcome)].format(
         ply=move.ply, mark=move.player, cell=cell_name(move.action, _), held=held
     )

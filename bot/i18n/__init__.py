@@ -13,6 +13,7 @@ catalog. Placeholders are named ``str.format`` fields, filled in after translati
     tr.gettext("{player} to move").format(player=mention)
     tr.ngettext("{n} second", "{n} seconds", n).format(n=n)
     tr.pgettext("button", "Resign")
+    format_list(["top left", "centre"], "or", interaction.locale)  # "top left or centre"
 
 Each other locale has ``locales/<code>/LC_MESSAGES/bot.po`` (template: ``bot.pot``). Nothing
 binary is committed: on first use a ``.po`` is read with Babel, compiled to an in-memory ``.mo``
@@ -27,11 +28,12 @@ import gettext
 import io
 import logging
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
 
 import discord
+from babel import lists
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -42,9 +44,11 @@ __all__ = [
     "LOCALES",
     "SOURCE_LOCALE",
     "CommandTranslator",
+    "ListStyle",
     "babel_locale",
     "catalog_path",
     "compile_catalog",
+    "format_list",
     "normalize",
     "read_catalog",
     "translations",
@@ -100,6 +104,17 @@ def normalize(locale: str | discord.Locale | None) -> str:
 def babel_locale(code: str) -> str:
     """Babel's (CLDR's) identifier for a Discord locale code: "pt-BR" -> "pt_BR", "no" -> "nb"."""
     return _BABEL_IDS.get(code, code.replace("-", "_"))
+
+
+# The list patterns a sentence can mean: every item ("a, b and c") or any one of them ("a, b or c").
+ListStyle = Literal["standard", "or"]
+
+
+def format_list(items: Sequence[str], style: ListStyle, locale: str | discord.Locale | None) -> str:
+    """Items joined as the language joins them (CLDR's list patterns, through Babel): "standard"
+    for all of them, "or" for one of them. English "a, b, and c", German "a, b und c", Chinese
+    "a、b和c", Japanese "aまたはb"."""
+    return lists.format_list(items, style=style, locale=babel_locale(normalize(locale)))
 
 
 def catalog_path(code: str) -> Path:
