@@ -1,9 +1,13 @@
+import os
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from bot_helpers import make_bot, payload_problems, sent_messages
 from simcord import Env
+
+from tests.support.postgres import MISSING, start_server
 
 
 @pytest.fixture
@@ -53,3 +57,37 @@ def discord_rules(world):
     assert not unanswered, f"{len(unanswered)} interaction(s) never answered"
     for body in sent_messages(env):
         assert not payload_problems(body), (payload_problems(body), body)
+
+
+# Records storage: the same tests on a real SQLite file and a real PostgreSQL server.
+
+
+def _postgres_or_skip():
+    server = start_server()
+    if server is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs PostgreSQL for the records tests. {MISSING}", pytrace=False)
+        pytest.skip(MISSING)
+    return server
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One PostgreSQL server for the whole run (each test gets its own database in it)."""
+    server = _postgres_or_skip()
+    yield server
+    server.destroy()
+
+
+@pytest.fixture
+def postgres_url(postgres_server):
+    with postgres_server.database(f"test_{uuid.uuid4().hex[:16]}") as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """A fresh, empty records database on each backend."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'records.db'}"
+    return request.getfixturevalue("postgres_url")
