@@ -17,6 +17,8 @@ import tictactoe as ttt
 
 from .cog import TicTacToeCog, monotonic
 from .i18n import CommandTranslator
+from .records.cog import GameWriter, RecordsCog
+from .records.model import Records
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -35,6 +37,8 @@ class TicTacToeBot(commands.Bot):
         *,
         rng: random.Random | None = None,
         clock: Callable[[], float] = monotonic,
+        records: Records | None = None,
+        writer: GameWriter | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,  # no prefix commands; slash only
@@ -46,6 +50,9 @@ class TicTacToeBot(commands.Bot):
         self.settings = settings
         self.rng = rng or random.Random()
         self.clock = clock
+        # Where finished games are stored, and the queue that stores them off the click's path.
+        self.records = records
+        self.writer = writer
         # Filled at sync: the ids Discord gave the commands, for clickable mentions.
         self.command_ids: dict[str, int] = {}
         # Installed to a server or to a user's account; usable in servers, DMs and group DMs.
@@ -65,6 +72,8 @@ class TicTacToeBot(commands.Bot):
                 clock=self.clock,
             )
         )
+        if self.records is not None and self.writer is not None:
+            await self.add_cog(RecordsCog(self, self.records, self.writer))
         await self.sync_commands()
         assert self.application_id is not None
         log.info("Add me to a server: %s", install_url(self.application_id, user=False))

@@ -85,8 +85,6 @@ class RecordsCog(commands.Cog, name="Records"):
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        if isinstance(getattr(error, "original", None), Unavailable):
-            return  # answered, and logged once
         command = interaction.command.name if interaction.command else "?"
         log.error("/%s failed in channel %s", command, interaction.channel_id, exc_info=error)
         await self._apologise(interaction)
@@ -115,7 +113,12 @@ class RecordsCog(commands.Cog, name="Records"):
         if target.bot:
             await _tell(interaction, records_render.render_no_bot_stats(locale))
             return
-        found = await self._read(interaction, self.records.stats(target.id, interaction.guild_id))
+        try:
+            found = await self._read(
+                interaction, self.records.stats(target.id, interaction.guild_id)
+            )
+        except Unavailable:
+            return  # answered, and logged once
         card = records_render.render_stats(
             found,
             locale,
@@ -137,7 +140,10 @@ class RecordsCog(commands.Cog, name="Records"):
         public=locale_str("Show the answer to everyone here (only you see it otherwise)")
     )
     async def leaderboard(self, interaction: Interaction, public: bool = False) -> None:
-        card = await self._board(interaction, RATINGS, 0)
+        try:
+            card = await self._board(interaction, RATINGS, 0)
+        except Unavailable:
+            return  # answered, and logged once
         await interaction.response.send_message(
             view=card_view(card),
             ephemeral=not public,
