@@ -45,8 +45,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from ..domain.finished import Place
@@ -63,10 +63,20 @@ from .model import (
     Tally,
 )
 from .schema import bot_tallies, games, memberships, players
+from .url import UnsupportedDatabaseError, parse_url, safe_url
+
+__all__ = [
+    "DatabaseAheadError",
+    "RecordsError",
+    "Storage",
+    "UnsupportedDatabaseError",
+    "open_records",
+    "parse_url",
+    "safe_url",
+]
 
 log = logging.getLogger(__name__)
 
-DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
 DEFAULT_TIMEOUT = 10.0  # seconds: connecting, waiting for a lock, running one statement
 MIGRATIONS = "bot.records:migrations"
 _WRITE = "tictactoe_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
@@ -84,48 +94,6 @@ class RecordsError(Exception):
 
 class DatabaseAheadError(RecordsError):
     """The database was migrated by a newer version of the bot than this one."""
-
-
-class UnsupportedDatabaseError(RecordsError, ValueError):
-    """DATABASE_URL names a database or driver this bot does not use."""
-
-
-def safe_url(url: str | URL) -> str:
-    """The URL as it may be logged: with the password masked."""
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return "<unparseable URL>"
-
-
-def parse_url(url: str | URL) -> URL:
-    """The URL if it names SQLite through aiosqlite or PostgreSQL through asyncpg; otherwise
-    UnsupportedDatabaseError saying what to write instead (never echoing a password)."""
-    try:
-        parsed = make_url(url)
-    except ArgumentError:
-        raise UnsupportedDatabaseError(
-            "DATABASE_URL is not a database URL: write sqlite+aiosqlite:///path/to/records.db "
-            "or postgresql+asyncpg://user:password@host/database"
-        ) from None
-    backend = parsed.get_backend_name()
-    wanted = DRIVERS.get(backend)
-    if wanted is None:
-        raise UnsupportedDatabaseError(
-            f"DATABASE_URL names the database {backend!r}; the bot stores games in SQLite "
-            "(sqlite+aiosqlite:///path/to/records.db) or PostgreSQL "
-            "(postgresql+asyncpg://user:password@host/database)"
-        )
-    if parsed.drivername != wanted:
-        raise UnsupportedDatabaseError(
-            f"DATABASE_URL uses the driver {parsed.drivername!r}; the bot needs an async one: "
-            f"start it with {wanted}://"
-        )
-    if backend == "sqlite" and not parsed.database:
-        raise UnsupportedDatabaseError(
-            "DATABASE_URL names no SQLite file: write sqlite+aiosqlite:///path/to/records.db"
-        )
-    return parsed
 
 
 async def open_records(url: str | URL, *, query_timeout: float = DEFAULT_TIMEOUT) -> Storage:
