@@ -127,6 +127,13 @@ class TicTacToeBot(commands.Bot):
     async def close(self) -> None:
         log.info("Shutting down")
         await super().close()
+        # No more games can end: write what is pending (or spool it), then let the database go.
+        writer, records = self.writer, self.records
+        self.writer = self.records = None
+        if writer is not None:
+            await writer.close()
+        if records is not None:
+            await records.close()
 
 
 def install_url(application_id: int, *, user: bool) -> str:

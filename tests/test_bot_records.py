@@ -3,8 +3,6 @@ answer from a real SQLite database, as the players see them."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import random
 
@@ -19,11 +17,11 @@ from bot_helpers import (
     status,
     text,
 )
-from sqlalchemy.exc import SQLAlchemyError
 
 import tictactoe as ttt
 from bot.client import TicTacToeBot
 from bot.records.storage import Storage
+from bot.records.writer import RecordWriter
 from bot.settings import Settings
 from tests.support.records import record
 
@@ -31,27 +29,6 @@ UNAVAILABLE = (
     "Stats are unavailable right now: the database is not answering. Your games are still "
     "being recorded; try again in a minute."
 )
-
-
-class QueueWriter:
-    """Stands in for the background writer: stores each game in a task of its own (a game
-    that cannot be stored is dropped: the real writer keeps it and retries)."""
-
-    def __init__(self, records: Storage) -> None:
-        self.records = records
-        self.tasks: set[asyncio.Task[None]] = set()
-
-    def submit(self, game) -> None:
-        task = asyncio.get_running_loop().create_task(self._store(game))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-
-    async def _store(self, game) -> None:
-        with contextlib.suppress(SQLAlchemyError):
-            await self.records.record([game])
-
-    async def flush(self) -> None:
-        await asyncio.gather(*self.tasks)
 
 
 @pytest.fixture
@@ -65,15 +42,17 @@ def storage(request, tmp_path):
 
 
 @pytest.fixture
-def simcord_bot(storage):
+async def simcord_bot(storage, tmp_path):
+    """The bot recording into `storage` through the real writer and its spool."""
     settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT)
-    return TicTacToeBot(
-        settings, rng=random.Random(0), records=storage, writer=QueueWriter(storage)
-    )
+    writer = RecordWriter(storage, tmp_path / "spool.jsonl", first_retry=0.01, last_retry=0.01)
+    await writer.start()
+    return TicTacToeBot(settings, rng=random.Random(0), records=storage, writer=writer)
 
 
 async def flush(env) -> None:
-    await env.bot.writer.flush()
+    """Wait until the writer has stored every finished game."""
+    assert await env.bot.writer.flush()
 
 
 async def lose_to_the_bot(channel, player) -> None:
@@ -257,7 +236,7 @@ async def test_forget_me_asks_then_deletes_only_your_data(world):
 @pytest.mark.usefixtures("discord_rules")
 @pytest.mark.parametrize("storage", ["down"], indirect=True)
 async def test_a_database_that_is_down_stops_no_game_and_is_logged_once(world, caplog):
-    channel, alice = world.channel, world.alice
+    env, channel, alice = world.env, world.channel, world.alice
     await lose_to_the_bot(channel, alice)
     assert "wins" in status(channel.last_message)
 
@@ -271,3 +250,5 @@ async def test_a_database_that_is_down_stops_no_game_and_is_logged_once(world, c
     warnings = [r for r in caplog.records if r.name == "bot.records.cog"]
     assert len(warnings) == 1
     assert warnings[0].getMessage().startswith("Stats are unavailable")
+    # The finished game waits in the writer (and its spool) for the database.
+    assert env.bot.writer.pending == 1

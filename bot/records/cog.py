@@ -40,6 +40,9 @@ READ_TIMEOUT_SECONDS = 2.0
 # What a database in trouble raises: SQLAlchemy's errors, the network's, a timeout.
 DATABASE_ERRORS = (SQLAlchemyError, OSError, TimeoutError)
 
+# How often deleting a player's data is tried again, while the database fails.
+FORGET_RETRY_SECONDS = 30.0
+
 T = TypeVar("T")
 
 
@@ -52,7 +55,13 @@ class GameWriter(Protocol):
 
     def submit(self, record: GameRecord) -> None: ...
 
-    async def flush(self) -> None: ...
+    async def flush(self, wait: float = ...) -> bool:
+        """True once nothing is pending; False if `wait` seconds passed first."""
+        ...
+
+    async def close(self) -> int:
+        """Write or spool what is pending; how many games were left for the next start."""
+        ...
 
 
 class RecordsCog(commands.Cog, name="Records"):
@@ -191,11 +200,16 @@ class RecordsCog(commands.Cog, name="Records"):
         return games
 
     async def _forget_queued(self, user_id: int) -> None:
-        try:
-            await self.writer.flush()
-            await self.records.forget(user_id)
-        except DATABASE_ERRORS as error:
-            log.warning("Could not finish deleting a player's records: %s", error)
+        # Games of theirs that were still queued: written by now, or retried until they are
+        # (the writer keeps them through an outage), and then forgotten in turn.
+        while True:
+            try:
+                if await self.writer.flush():
+                    await self.records.forget(user_id)
+                    return
+            except DATABASE_ERRORS as error:
+                log.warning("Could not yet finish deleting a player's records: %r", error)
+                await asyncio.sleep(FORGET_RETRY_SECONDS)
 
     # ------------------------------------------------------------------ buttons
 
