@@ -127,7 +127,11 @@ class TicTacToeBot(commands.Bot):
     async def close(self) -> None:
         log.info("Shutting down")
         await super().close()
-        # No more games can end: write what is pending (or spool it), then let the database go.
+        await self.close_records()
+
+    async def close_records(self) -> None:
+        """Write what is pending (or spool it for the next start), then let the database go;
+        once the gateway is closed, as no more games can end."""
         writer, records = self.writer, self.records
         self.writer = self.records = None
         if writer is not None:

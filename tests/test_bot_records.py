@@ -47,7 +47,9 @@ async def simcord_bot(storage, tmp_path):
     settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT)
     writer = RecordWriter(storage, tmp_path / "spool.jsonl", first_retry=0.01, last_retry=0.01)
     await writer.start()
-    return TicTacToeBot(settings, rng=random.Random(0), records=storage, writer=writer)
+    bot = TicTacToeBot(settings, rng=random.Random(0), records=storage, writer=writer)
+    yield bot
+    await bot.close_records()  # SimCord detaches the bot without closing it
 
 
 async def flush(env) -> None:
