@@ -5,7 +5,9 @@ business; here a listener collects what was announced."""
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import discord
 import pytest
+import simcord.interactions
 from bot_helpers import (
     GAME_TIMEOUT,
     board_of,
@@ -236,3 +238,41 @@ async def test_a_game_in_a_dm_is_announced_as_a_dm(world):
     assert finished.guild_id is None
     assert finished.game.ending is not None
     assert alice.id not in finished.game.players
+
+
+@pytest.fixture
+def as_group_dm(monkeypatch):
+    """Users whose interactions come from a group DM, through their own install of the app
+    (SimCord plays DMs with the bot only: the payload says where Discord would say)."""
+    users: set[int] = set()
+    build = simcord.interactions.base_payload
+
+    def in_group_dm(*args, **kwargs):
+        record, payload = build(*args, **kwargs)
+        if kwargs["user_id"] in users:
+            channel = dict(payload["channel"], type=discord.ChannelType.group.value)
+            channel.setdefault("recipients", [])
+            payload.update(
+                channel=channel,
+                context=2,  # a private channel
+                authorizing_integration_owners={"1": str(kwargs["user_id"])},
+            )
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", in_group_dm)
+    return users
+
+
+@pytest.mark.usefixtures("discord_rules")
+async def test_a_game_in_a_group_dm_is_announced_as_such_and_user_installed(world, as_group_dm):
+    env = world.env
+    heard = listen(env)
+    user = env.create_user("erin")
+    as_group_dm.add(user.id)
+    await user.slash("tictactoe")
+    await resign(user, user.dm_channel.last_message)
+
+    (finished,) = heard.games
+    assert finished.place is Place.GROUP_DM
+    assert finished.user_installed
+    assert finished.guild_id is None

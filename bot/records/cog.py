@@ -28,6 +28,7 @@ from . import buttons
 from . import render as records_render
 from .model import GameRecord, Records
 from .render import PER_PAGE, RATINGS, VS_BOT
+from .storage import RecordsError
 
 if TYPE_CHECKING:
     from ..client import TicTacToeBot
@@ -37,8 +38,9 @@ log = logging.getLogger(__name__)
 
 # Discord wants an answer within 3 seconds of the interaction; the rest is the network's.
 READ_TIMEOUT_SECONDS = 2.0
-# What a database in trouble raises: SQLAlchemy's errors, the network's, a timeout.
-DATABASE_ERRORS = (SQLAlchemyError, OSError, TimeoutError)
+# What a database in trouble raises: SQLAlchemy's errors, the network's, a timeout, and the
+# storage's own (a database migrated by a newer bot, found on the first query that got through).
+DATABASE_ERRORS = (SQLAlchemyError, OSError, TimeoutError, RecordsError)
 
 # How often deleting a player's data is tried again, while the database fails.
 FORGET_RETRY_SECONDS = 30.0
