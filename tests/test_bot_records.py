@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import random
+import signal
 
 import pytest
 from bot_helpers import (
@@ -20,9 +21,12 @@ from bot_helpers import (
 
 import tictactoe as ttt
 from bot.client import TicTacToeBot
+from bot.records.cog import RecordsCog
 from bot.records.storage import Storage
 from bot.records.writer import RecordWriter
 from bot.settings import Settings
+from tests.support import Harness
+from tests.support import text as harness_text
 from tests.support.records import record
 
 UNAVAILABLE = (
@@ -254,3 +258,31 @@ async def test_a_database_that_is_down_stops_no_game_and_is_logged_once(world, c
     assert warnings[0].getMessage().startswith("Stats are unavailable")
     # The finished game waits in the writer (and its spool) for the database.
     assert env.bot.writer.pending == 1
+
+
+async def test_stats_answer_in_time_when_the_database_hangs(postgres_server, postgres_url):
+    """The server stops answering (SIGSTOP: a hung host): /stats is answered anyway, once the
+    read has waited its time (shortened here), through the fake Discord and the real loop."""
+    storage = Storage(postgres_url)
+    await storage.migrate()
+    writer = RecordWriter(storage, None)
+    await writer.start()
+    settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT)
+    bot = TicTacToeBot(settings, rng=random.Random(0), records=storage, writer=writer)
+    async with await Harness.start(bot=bot) as harness:
+        cog = bot.get_cog("Records")
+        assert isinstance(cog, RecordsCog)
+        cog.read_timeout = 0.2
+        channel = harness.create_guild("club").channels[0]
+        alice = harness.create_user("alice")
+        postgres_server.signal_all(signal.SIGSTOP)
+        try:
+            answered = await harness.slash(alice, channel, "stats")
+        finally:
+            postgres_server.signal_all(signal.SIGCONT)
+        assert answered.ephemeral
+        assert answered.response.content == UNAVAILABLE
+        # Once the server is back, the next one is the stats card.
+        again = await harness.slash(alice, channel, "stats")
+        assert "No recorded games yet." in harness_text(again.response.message)
+    await bot.close_records()
