@@ -284,5 +284,7 @@ async def test_stats_answer_in_time_when_the_database_hangs(postgres_server, pos
         assert answered.response.content == UNAVAILABLE
         # Once the server is back, the next one is the stats card.
         again = await harness.slash(alice, channel, "stats")
-        assert "No recorded games yet." in harness_text(again.response.message)
+        card = again.response.message
+        assert card is not None
+        assert "No recorded games yet." in harness_text(card)
     await bot.close_records()
