@@ -39,6 +39,7 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    literal_column,
     or_,
     select,
     tuple_,
@@ -667,7 +668,9 @@ def _bot_board(
     connection: Connection, guild_id: int | None, page: int, per_page: int
 ) -> Page[BotRow]:
     source: Table = players if guild_id is None else memberships
-    where: list[Any] = [source.c.bot_games > 0]
+    # A literal 0, not a bound parameter: only then can SQLite (and PostgreSQL's generic plans
+    # for asyncpg's prepared statements) see that the partial index's `bot_games > 0` applies.
+    where: list[Any] = [source.c.bot_games > literal_column("0")]
     if guild_id is not None:
         where.append(memberships.c.guild_id == guild_id)
     total = int(
