@@ -1,4 +1,3 @@
-import os
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -7,7 +6,7 @@ import pytest
 from bot_helpers import make_bot, payload_problems, sent_messages
 from simcord import Env
 
-from tests.support.postgres import MISSING, start_server
+from tests.support.postgres import start_or_skip
 
 
 @pytest.fixture
@@ -62,19 +61,10 @@ def discord_rules(world):
 # Records storage: the same tests on a real SQLite file and a real PostgreSQL server.
 
 
-def _postgres_or_skip():
-    server = start_server()
-    if server is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI needs PostgreSQL for the records tests. {MISSING}", pytrace=False)
-        pytest.skip(MISSING)
-    return server
-
-
 @pytest.fixture(scope="session")
 def postgres_server():
     """One PostgreSQL server for the whole run (each test gets its own database in it)."""
-    server = _postgres_or_skip()
+    server = start_or_skip()
     yield server
     server.destroy()
 

@@ -39,6 +39,7 @@ from sqlalchemy import (
     delete,
     event,
     func,
+    literal_column,
     or_,
     select,
     tuple_,
@@ -183,15 +184,18 @@ class Storage:
     async def _write(self, work: Callable[[Connection], _T]) -> _T:
         await self.migrate()
         for attempt in range(1, _RETRIES + 1):
-            try:
-                async with self.engine.connect() as connection:
+            async with self.engine.connect() as connection:
+                try:
                     await connection.execution_options(**{_WRITE: True})
                     async with connection.begin():
                         return await connection.run_sync(work)
-            except DBAPIError as error:
-                if attempt == _RETRIES or _sqlstate(error) not in _RETRYABLE_SQLSTATES:
-                    raise
-                log.debug("Retrying a write after %s", _sqlstate(error))
+                except DBAPIError as error:
+                    if attempt == _RETRIES or _sqlstate(error) not in _RETRYABLE_SQLSTATES:
+                        # The next try gets a new connection: this one may stay broken (an
+                        # SQLite file opened while its disk was read-only stays read-only).
+                        await connection.invalidate()
+                        raise
+                    log.debug("Retrying a write after %s", _sqlstate(error))
         raise AssertionError("unreachable")
 
     def _read(self) -> _ReadTransaction:
@@ -211,10 +215,13 @@ class _ReadTransaction:
         await self._connection.begin()
         return self._connection
 
-    async def __aexit__(self, *exc_info: object) -> None:
+    async def __aexit__(self, exc_type: type[BaseException] | None, *exc_info: object) -> None:
         assert self._connection is not None
         try:
-            await self._connection.rollback()
+            if exc_type is not None and issubclass(exc_type, DBAPIError):
+                await self._connection.invalidate()  # as in Storage._write
+            else:
+                await self._connection.rollback()
         finally:
             await self._connection.close()
 
@@ -661,7 +668,9 @@ def _bot_board(
     connection: Connection, guild_id: int | None, page: int, per_page: int
 ) -> Page[BotRow]:
     source: Table = players if guild_id is None else memberships
-    where: list[Any] = [source.c.bot_games > 0]
+    # A literal 0, not a bound parameter: only then can SQLite (and PostgreSQL's generic plans
+    # for asyncpg's prepared statements) see that the partial index's `bot_games > 0` applies.
+    where: list[Any] = [source.c.bot_games > literal_column("0")]
     if guild_id is not None:
         where.append(memberships.c.guild_id == guild_id)
     total = int(

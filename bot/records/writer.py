@@ -261,7 +261,9 @@ class RecordWriter:
 def describe(error: BaseException) -> str:
     """One line about a database error: its type and the driver's first line, without the SQL
     and parameters SQLAlchemy appends (and never a password: drivers do not put it there)."""
-    cause = getattr(error, "orig", None) or error
+    cause: BaseException = getattr(error, "orig", None) or error
+    while cause.__cause__ is not None:  # the driver's own exception, under SQLAlchemy's adapter
+        cause = cause.__cause__
     text = str(cause).strip().splitlines()
     first = text[0] if text else ""
     name = type(cause).__name__

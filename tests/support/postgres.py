@@ -203,3 +203,16 @@ MISSING = (
     "PostgreSQL is not installed (no initdb/pg_ctl/psql in pg_config --bindir or "
     "/usr/lib/postgresql/*/bin): apt-get install postgresql"
 )
+
+
+def start_or_skip() -> PostgresServer:
+    """A running server; without PostgreSQL installed, skip the test, or fail it in CI (where
+    .ci/run installs it, so its absence is a broken CI, not a reason to test less)."""
+    import pytest
+
+    server = start_server()
+    if server is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs PostgreSQL for the records tests. {MISSING}", pytrace=False)
+        pytest.skip(MISSING)
+    return server
