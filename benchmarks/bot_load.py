@@ -54,8 +54,9 @@ it), and the baseline. Shown: CPU per click and per finishing click (the click t
 and announces it), on against off and against the baseline; each click's wall time (feed to
 handler done); how many games were recorded, and how fast the writer drains a backlog.
 --db-fault slow|down makes the database hang (SQLite: another connection holds its write lock;
-PostgreSQL: SIGSTOP) or go away (SQLite: a file that is not a database; PostgreSQL: stopped)
-for the whole play phase, then recover: no click may notice, and every game is recorded after.
+PostgreSQL: SIGSTOP) or go away (PostgreSQL stopped; a SQLite file cannot be taken away from
+connections that have it open) for the whole play phase, then recover: no click may notice,
+and every game is recorded after.
 """
 
 from __future__ import annotations
@@ -535,16 +536,11 @@ class Database:
     def break_(self, url: str, fault: str) -> None:
         if fault == "none":
             return
-        if self.backend == "sqlite":
-            path = url.split("///", 1)[1]
-            if fault == "slow":  # another connection holds the write lock: every write waits
-                import sqlite3
+        if self.backend == "sqlite":  # slow: another connection holds the write lock
+            import sqlite3
 
-                self._lock = sqlite3.connect(path, isolation_level=None)
-                self._lock.execute("BEGIN EXCLUSIVE")
-            else:  # down: the file is not a database any more
-                Path(path).replace(path + ".saved")
-                Path(path).write_bytes(b"not a database" * 100)
+            self._lock = sqlite3.connect(url.split("///", 1)[1], isolation_level=None)
+            self._lock.execute("BEGIN EXCLUSIVE")
         elif fault == "slow":
             self.server.signal_all(signal.SIGSTOP)  # a hung host: connections just wait
         else:
@@ -554,12 +550,8 @@ class Database:
         if fault == "none":
             return
         if self.backend == "sqlite":
-            path = url.split("///", 1)[1]
-            if fault == "slow":
-                self._lock.execute("ROLLBACK")
-                self._lock.close()
-            else:
-                Path(path + ".saved").replace(path)
+            self._lock.execute("ROLLBACK")
+            self._lock.close()
         elif fault == "slow":
             self.server.signal_all(signal.SIGCONT)
         else:
@@ -1164,6 +1156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --record: the database hangs or is gone during play",
     )
     args = parser.parse_args(argv)
+    if args.record == "sqlite" and args.db_fault == "down":
+        parser.error("--db-fault down needs --record postgresql (see above)")
     return asyncio.run(main_async(args))
 
 
