@@ -328,7 +328,10 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         over = isinstance(new, Game) and new.is_over
         idle = idle_seconds(new, self.game_timeout)
         key = codec.state_key(new)
-        where = _where(interaction) if old is None else (old.place, old.user_installed)
+        if old is None:
+            place, user_installed = _where(interaction)
+        else:
+            place, user_installed = old.place, old.user_installed
         live = Live(
             message.id,
             key,
@@ -336,7 +339,8 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             interaction.token,
             self.clock() + idle,
             interaction.guild_id,
-            *where,
+            place,
+            user_installed,
         )
         after = None if over else live
         if over and old is None:
