@@ -64,7 +64,7 @@ from .model import (
     Tally,
 )
 from .schema import bot_tallies, games, memberships, players
-from .url import UnsupportedDatabaseError, parse_url, safe_url
+from .url import UnsupportedDatabaseError, describe, parse_url, safe_url
 
 __all__ = [
     "DatabaseAheadError",
@@ -97,13 +97,31 @@ class DatabaseAheadError(RecordsError):
     """The database was migrated by a newer version of the bot than this one."""
 
 
-async def open_records(url: str | URL, *, query_timeout: float = DEFAULT_TIMEOUT) -> Storage:
-    """Storage on `url`, migrated to the newest schema. Raises DatabaseAheadError when the
-    database is newer than this code, and the driver's error when it cannot be reached (the
-    bot may then carry on with `Storage(url)`, which migrates on its first successful use)."""
+async def open_records(
+    url: str | URL, *, query_timeout: float = DEFAULT_TIMEOUT, required: bool = True
+) -> Storage:
+    """Storage on `url`, migrated to the newest schema.
+
+    Raises DatabaseAheadError when the database is newer than this code (the bot says so in
+    one line and exits 2). When the database cannot be reached: with `required`, the driver's
+    error; without, one warning, and a Storage that migrates on its first successful use (the
+    bot starts anyway; the writer keeps the games until the database is back).
+    """
     storage = Storage(url, query_timeout=query_timeout)
     try:
         await storage.migrate()
+    except RecordsError:
+        await storage.close()
+        raise
+    except Exception as error:
+        if required:
+            await storage.close()
+            raise
+        log.warning(
+            "The records database %s cannot be reached (%s); games are kept until it is back",
+            safe_url(storage.url),
+            describe(error),
+        )
     except BaseException:
         await storage.close()
         raise
@@ -625,6 +643,31 @@ def _page_bounds(total: int, page: int, per_page: int) -> tuple[int, int]:
     return min(max(page, 0), pages - 1), pages
 
 
+def _board_page(
+    connection: Connection,
+    source: Table,
+    where: list[Any],
+    order: list[Any],
+    page: int,
+    per_page: int,
+) -> tuple[list[int], int, int, int]:
+    """The user ids on one page of a board, best first, with the page (clamped), the number of
+    pages and the total. The ids come from the board's index alone (user_id is its last
+    column): skipping to a deep page reads index entries only, not table rows."""
+    total = int(
+        connection.execute(select(func.count()).select_from(source).where(*where)).scalar_one()
+    )
+    page, pages = _page_bounds(total, page, per_page)
+    ids = connection.execute(
+        select(source.c.user_id)
+        .where(*where)
+        .order_by(*order)
+        .offset(page * per_page)
+        .limit(per_page)
+    ).scalars()
+    return list(ids), page, pages, total
+
+
 def _rating_board(
     connection: Connection, guild_id: int | None, page: int, per_page: int
 ) -> Page[RatingRow]:
@@ -632,31 +675,26 @@ def _rating_board(
     where: list[Any] = [source.c.rating.is_not(None)]
     if guild_id is not None:
         where.append(memberships.c.guild_id == guild_id)
-    total = int(
-        connection.execute(select(func.count()).select_from(source).where(*where)).scalar_one()
-    )
-    page, pages = _page_bounds(total, page, per_page)
-    query = select(
-        players.c.user_id,
-        players.c.rating,
-        players.c.deviation,
-        players.c.volatility,
-        players.c.rated_games,
-    )
-    if guild_id is not None:
-        query = query.select_from(
-            memberships.join(players, players.c.user_id == memberships.c.user_id)
+    order = [source.c.rating.desc(), source.c.user_id.desc()]
+    ids, page, pages, total = _board_page(connection, source, where, order, page, per_page)
+    ratings = {
+        user_id: Rating(value, deviation, volatility, games)
+        for user_id, value, deviation, volatility, games in connection.execute(
+            select(
+                players.c.user_id,
+                players.c.rating,
+                players.c.deviation,
+                players.c.volatility,
+                players.c.rated_games,
+            ).where(players.c.user_id.in_(ids))
         )
-    rows = connection.execute(
-        query.where(*where)
-        .order_by(source.c.rating.desc(), source.c.user_id.desc())
-        .offset(page * per_page)
-        .limit(per_page)
-    )
+    }
+    first = page * per_page + 1
     return Page(
         rows=tuple(
-            RatingRow(page * per_page + index + 1, user_id, Rating(value, rd, sigma, count))
-            for index, (user_id, value, rd, sigma, count) in enumerate(rows)
+            RatingRow(first + index, user_id, ratings[user_id])
+            for index, user_id in enumerate(ids)
+            if user_id in ratings  # gone since the first query: forgotten meanwhile
         ),
         page=page,
         pages=pages,
@@ -673,30 +711,29 @@ def _bot_board(
     where: list[Any] = [source.c.bot_games > literal_column("0")]
     if guild_id is not None:
         where.append(memberships.c.guild_id == guild_id)
-    total = int(
-        connection.execute(select(func.count()).select_from(source).where(*where)).scalar_one()
-    )
-    page, pages = _page_bounds(total, page, per_page)
-    rows = connection.execute(
-        select(
-            source.c.user_id,
-            source.c.best_unbeaten_impossible,
-            source.c.wins_hard,
-            source.c.bot_games,
+    order = [
+        source.c.best_unbeaten_impossible.desc(),
+        source.c.wins_hard.desc(),
+        source.c.user_id.desc(),
+    ]
+    ids, page, pages, total = _board_page(connection, source, where, order, page, per_page)
+    numbers = {
+        user_id: (unbeaten, wins_hard, games)
+        for user_id, unbeaten, wins_hard, games in connection.execute(
+            select(
+                source.c.user_id,
+                source.c.best_unbeaten_impossible,
+                source.c.wins_hard,
+                source.c.bot_games,
+            ).where(*where[1:], source.c.user_id.in_(ids))
         )
-        .where(*where)
-        .order_by(
-            source.c.best_unbeaten_impossible.desc(),
-            source.c.wins_hard.desc(),
-            source.c.user_id.desc(),
-        )
-        .offset(page * per_page)
-        .limit(per_page)
-    )
+    }
+    first = page * per_page + 1
     return Page(
         rows=tuple(
-            BotRow(page * per_page + index + 1, user_id, unbeaten, wins_hard, count)
-            for index, (user_id, unbeaten, wins_hard, count) in enumerate(rows)
+            BotRow(first + index, user_id, *numbers[user_id])
+            for index, user_id in enumerate(ids)
+            if user_id in numbers
         ),
         page=page,
         pages=pages,
