@@ -95,6 +95,7 @@ Index(
     players.c.best_unbeaten_impossible,
     players.c.wins_hard,
     players.c.user_id,
+    players.c.bot_games,  # covering: SQLite checks the filter on the index, not the table
     sqlite_where=players.c.bot_games > 0,
     postgresql_where=players.c.bot_games > 0,
 )
@@ -135,6 +136,7 @@ Index(
     memberships.c.best_unbeaten_impossible,
     memberships.c.wins_hard,
     memberships.c.user_id,
+    memberships.c.bot_games,
     sqlite_where=memberships.c.bot_games > 0,
     postgresql_where=memberships.c.bot_games > 0,
 )

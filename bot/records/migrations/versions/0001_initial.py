@@ -73,7 +73,7 @@ def upgrade() -> None:
     op.create_index(
         "ix_players_bot_board",
         "players",
-        ["best_unbeaten_impossible", "wins_hard", "user_id"],
+        ["best_unbeaten_impossible", "wins_hard", "user_id", "bot_games"],
         sqlite_where=PLAYED_BOT,
         postgresql_where=PLAYED_BOT,
     )
@@ -109,7 +109,7 @@ def upgrade() -> None:
     op.create_index(
         "ix_memberships_bot_board",
         "memberships",
-        ["guild_id", "best_unbeaten_impossible", "wins_hard", "user_id"],
+        ["guild_id", "best_unbeaten_impossible", "wins_hard", "user_id", "bot_games"],
         sqlite_where=PLAYED_BOT,
         postgresql_where=PLAYED_BOT,
     )
