@@ -18,6 +18,9 @@ Alembic's migrations (bot/records/migrations) create exactly these tables; a tes
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -30,6 +33,9 @@ from sqlalchemy import (
     Table,
     text,
 )
+
+from ..domain.finished import Place
+from .model import Finish, GameRecord
 
 metadata = MetaData(
     naming_convention={
@@ -140,3 +146,44 @@ Index(
     sqlite_where=memberships.c.bot_games > 0,
     postgresql_where=memberships.c.bot_games > 0,
 )
+
+
+def game_row(game: GameRecord) -> dict[str, Any]:
+    return {
+        "game_id": game.game_id,
+        "x_player": game.x_player,
+        "o_player": game.o_player,
+        "level": game.level,
+        "moves": None if game.moves is None else "".join(map(str, game.moves)),
+        "board": game.board,
+        "winner": game.winner,
+        "finish": game.finish.value,
+        "counted": game.counted,
+        "started_at": game.started_at,
+        "ended_at": game.ended_at,
+        "guild_id": game.guild_id,
+        "place": game.place.value,
+        "user_installed": game.user_installed,
+        "locale": game.locale,
+    }
+
+
+def game_record(row: Mapping[Any, Any]) -> GameRecord:
+    moves = row["moves"]
+    return GameRecord(
+        game_id=row["game_id"],
+        x_player=row["x_player"],
+        o_player=row["o_player"],
+        level=row["level"],
+        moves=None if moves is None else tuple(int(cell) for cell in moves),
+        board=row["board"],
+        winner=row["winner"],
+        finish=Finish(row["finish"]),
+        counted=bool(row["counted"]),
+        started_at=row["started_at"],
+        ended_at=row["ended_at"],
+        guild_id=row["guild_id"],
+        place=Place(row["place"]),
+        user_installed=bool(row["user_installed"]),
+        locale=row["locale"],
+    )
