@@ -11,7 +11,15 @@ from sqlalchemy import Connection, Table, func, literal_column, select, tuple_
 
 from .counting import rating_of
 from .model import BotRow, GameRecord, Page, PlayerStats, Rating, RatingRow, Tally
-from .schema import bot_tallies, game_record, games, memberships, players
+from .schema import (
+    EVERYONE,
+    board_sizes,
+    bot_tallies,
+    game_record,
+    games,
+    memberships,
+    players,
+)
 
 
 def stats(connection: Connection, user_id: int, guild_id: int | None, recent: int) -> PlayerStats:
@@ -94,17 +102,22 @@ def _page_bounds(total: int, page: int, per_page: int) -> tuple[int, int]:
 def _board_page(
     connection: Connection,
     source: Table,
+    size: str,
+    guild_id: int | None,
     where: list[Any],
     order: list[Any],
     page: int,
     per_page: int,
 ) -> tuple[list[int], int, int, int]:
     """The user ids on one page of a board, best first, with the page (clamped), the number of
-    pages and the total. The ids come from the board's index alone (user_id is its last
-    column): skipping to a deep page reads index entries only, not table rows."""
-    total = int(
-        connection.execute(select(func.count()).select_from(source).where(*where)).scalar_one()
-    )
+    pages and the total (`size`: board_sizes' column). The ids come from the board's index alone
+    (user_id is among its columns): skipping to a deep page reads index entries, not rows."""
+    total = connection.execute(
+        select(board_sizes.c[size]).where(
+            board_sizes.c.guild_id == (EVERYONE if guild_id is None else guild_id)
+        )
+    ).scalar()
+    total = int(total or 0)
     page, pages = _page_bounds(total, page, per_page)
     ids = connection.execute(
         select(source.c.user_id)
@@ -124,7 +137,9 @@ def rating_board(
     if guild_id is not None:
         where.append(memberships.c.guild_id == guild_id)
     order = [source.c.rating.desc(), source.c.user_id.desc()]
-    ids, page, pages, total = _board_page(connection, source, where, order, page, per_page)
+    ids, page, pages, total = _board_page(
+        connection, source, "rated", guild_id, where, order, page, per_page
+    )
     ratings = {
         user_id: Rating(value, deviation, volatility, games)
         for user_id, value, deviation, volatility, games in connection.execute(
@@ -164,7 +179,9 @@ def bot_board(
         source.c.wins_hard.desc(),
         source.c.user_id.desc(),
     ]
-    ids, page, pages, total = _board_page(connection, source, where, order, page, per_page)
+    ids, page, pages, total = _board_page(
+        connection, source, "vs_bot", guild_id, where, order, page, per_page
+    )
     numbers = {
         user_id: (unbeaten, wins_hard, games)
         for user_id, unbeaten, wins_hard, games in connection.execute(

@@ -11,6 +11,7 @@ read a few rows instead of counting games:
 - `bot_tallies`: wins, draws and losses per person and bot level.
 - `memberships`: who played in which server, with a copy of the numbers the server's boards sort
   by, so that a server's board and a rank within it are index range scans.
+- `board_sizes`: how many rows each board has (per server, and everyone's).
 
 Boards sort by (key, user_id) descending; the indexes are ascending, read backwards.
 Alembic's migrations (bot/records/migrations) create exactly these tables; a test compares them.
@@ -145,6 +146,19 @@ Index(
     memberships.c.bot_games,
     sqlite_where=memberships.c.bot_games > 0,
     postgresql_where=memberships.c.bot_games > 0,
+)
+
+
+EVERYONE = 0  # board_sizes' guild_id for the boards of everyone
+
+board_sizes = Table(
+    "board_sizes",
+    metadata,
+    # How many rows each board has, kept with the rows: counting 100,000 index entries per page
+    # turned would cost more than the page itself.
+    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),  # or EVERYONE
+    _count("rated"),  # rating board: players (members) with a rating
+    _count("vs_bot"),  # bot board: players (members) with a counted game against the bot
 )
 
 

@@ -12,7 +12,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from .counting import MEMBER_COLUMNS, PLAYER_COLUMNS, count_game
 from .model import BOT_PLAYER, GameRecord
-from .schema import bot_tallies, game_row, games, memberships, players
+from .schema import EVERYONE, board_sizes, bot_tallies, game_row, games, memberships, players
 
 _CHUNK = 500  # rows per multi-row INSERT (15 columns: well under either driver's parameter cap)
 
@@ -76,6 +76,7 @@ def _count_games(connection: Connection, counted: Sequence[GameRecord]) -> None:
             .with_for_update()
         ).mappings()
         states.update({row["user_id"]: dict(row) for row in rows})
+    before = {user_id: _on_boards(state) for user_id, state in states.items()}
     tallies: dict[tuple[int, str], list[int]] = {}
     joined: set[tuple[int, int]] = set()
     for game in counted:
@@ -108,12 +109,16 @@ def _count_games(connection: Connection, counted: Sequence[GameRecord]) -> None:
                 },
             )
         )
+    new_members: set[tuple[int, int]] = set()
     for pairs in _chunks(sorted(joined)):
-        connection.execute(
+        inserted = connection.execute(
             _insert(connection, memberships)
             .values([{"guild_id": guild_id, "user_id": user_id} for guild_id, user_id in pairs])
             .on_conflict_do_nothing(index_elements=[memberships.c.guild_id, memberships.c.user_id])
+            .returning(memberships.c.guild_id, memberships.c.user_id)
         )
+        new_members.update((guild_id, user_id) for guild_id, user_id in inserted)
+    _resize_boards(connection, before, states, new_members)
     connection.execute(
         update(memberships)
         .where(memberships.c.user_id == bindparam("b_user_id"))
@@ -125,10 +130,79 @@ def _count_games(connection: Connection, counted: Sequence[GameRecord]) -> None:
     )
 
 
-def forget(connection: Connection, user_id: int) -> int:
+def _on_boards(state: dict[str, Any]) -> tuple[int, int]:
+    """(on the rating board, on the bot board) as 0 or 1, for a player's (member's) row."""
+    return int(state["rating"] is not None), int(state["bot_games"] > 0)
+
+
+def _resize_boards(
+    connection: Connection,
+    before: dict[int, tuple[int, int]],
+    states: dict[int, dict[str, Any]],
+    new_members: set[tuple[int, int]],
+) -> None:
+    """Count the players who just got onto a board, everyone's and their servers'."""
+    sizes: dict[int, list[int]] = {}
+
+    def grow(guild_id: int, rated: int, vs_bot: int) -> None:
+        if rated or vs_bot:
+            size = sizes.setdefault(guild_id, [0, 0])
+            size[0] += rated
+            size[1] += vs_bot
+
+    changed: dict[int, tuple[int, int]] = {}
+    for user_id, state in states.items():
+        now, was = _on_boards(state), before[user_id]
+        if now != was:
+            changed[user_id] = (now[0] - was[0], now[1] - was[1])
+            grow(EVERYONE, *changed[user_id])
+    for guild_id, user_id in new_members:
+        grow(guild_id, *_on_boards(states[user_id]))
+    if changed:
+        for guild_id, user_id in connection.execute(
+            select(memberships.c.guild_id, memberships.c.user_id).where(
+                memberships.c.user_id.in_(sorted(changed))
+            )
+        ):
+            if (guild_id, user_id) not in new_members:
+                grow(guild_id, *changed[user_id])
+    _add_sizes(connection, sizes)
+
+
+def _add_sizes(connection: Connection, sizes: dict[int, list[int]]) -> None:
+    if not sizes:
+        return
+    insert = _insert(connection, board_sizes)
     connection.execute(
-        select(players.c.user_id).where(players.c.user_id == user_id).with_for_update()
+        insert.values(
+            [
+                {"guild_id": guild_id, "rated": rated, "vs_bot": vs_bot}
+                for guild_id, (rated, vs_bot) in sorted(sizes.items())
+            ]
+        ).on_conflict_do_update(
+            index_elements=[board_sizes.c.guild_id],
+            set_={
+                name: board_sizes.c[name] + insert.excluded[name] for name in ("rated", "vs_bot")
+            },
+        )
     )
+
+
+def forget(connection: Connection, user_id: int) -> int:
+    row = (
+        connection.execute(select(players).where(players.c.user_id == user_id).with_for_update())
+        .mappings()
+        .first()
+    )
+    if row is not None:
+        rated, vs_bot = _on_boards(dict(row))
+        guilds = connection.execute(
+            select(memberships.c.guild_id).where(memberships.c.user_id == user_id)
+        ).scalars()
+        _add_sizes(
+            connection,
+            {guild_id: [-rated, -vs_bot] for guild_id in [EVERYONE, *guilds] if rated or vs_bot},
+        )
     named = connection.execute(
         select(func.count())
         .select_from(games)

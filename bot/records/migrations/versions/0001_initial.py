@@ -1,4 +1,4 @@
-"""The initial schema: games, players, bot_tallies, memberships.
+"""The initial schema: games, players, bot_tallies, memberships, board_sizes.
 
 Revision ID: 0001
 Revises:
@@ -114,9 +114,18 @@ def upgrade() -> None:
         postgresql_where=PLAYED_BOT,
     )
 
+    op.create_table(
+        "board_sizes",
+        sa.Column("guild_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        _count("rated"),
+        _count("vs_bot"),
+        sa.PrimaryKeyConstraint("guild_id", name=op.f("pk_board_sizes")),
+    )
+
 
 def downgrade() -> None:
     # Dropping a table drops its indexes.
+    op.drop_table("board_sizes")
     op.drop_table("memberships")
     op.drop_table("bot_tallies")
     op.drop_table("players")
