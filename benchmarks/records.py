@@ -7,10 +7,10 @@ throwaway server started the way the tests start theirs (tests/support/postgres.
 `--postgresql-url` names (its database must be empty). It prints a report and always exits 0.
 
 1. Check: a few thousand games seeded in bulk and the same games recorded one batch at a time
-   through `Storage.record` leave identical aggregate tables (players, bot_tallies,
-   memberships): seeding takes a shortcut in how rows reach the database, not in what they say.
+   through `Storage.record` leave identical aggregate tables (players, bot_tallies, memberships,
+   board_sizes): seeding takes a shortcut in how rows reach the database, not in what they say.
 2. Seed: the games, their aggregates worked out by the storage's own per-game code
-   (`_count_game`), inserted in bulk, then ANALYZE.
+   (`count_game`), inserted in bulk, then ANALYZE.
 3. Reads: p50 / p99 of `stats` (a random player, in their server), `rating_board` and
    `bot_board` (the largest server and everyone; first page and a deep page), each called
    repeatedly. Target: p99 <= 50 ms.
@@ -39,15 +39,18 @@ from sqlalchemy import insert, select, text  # noqa: E402
 
 from bot.domain.finished import FinishedGame, Place  # noqa: E402
 from bot.domain.game import AI, Game  # noqa: E402
+from bot.records.counting import MEMBER_COLUMNS, count_game  # noqa: E402
 from bot.records.model import GameRecord  # noqa: E402
-from bot.records.schema import bot_tallies, games, memberships, players  # noqa: E402
-from bot.records.storage import (  # noqa: E402
-    _MEMBER_COLUMNS,
-    Storage,
-    _count_game,
-    _game_row,
-    open_records,
+from bot.records.schema import (  # noqa: E402
+    EVERYONE,
+    board_sizes,
+    bot_tallies,
+    game_row,
+    games,
+    memberships,
+    players,
 )
+from bot.records.storage import Storage, open_records  # noqa: E402
 from tests.support.postgres import start_server  # noqa: E402
 
 TARGET_P99_MS = 50.0
@@ -130,9 +133,9 @@ async def seed(storage: Storage, world: World, count: int, progress: bool = True
                     states[person] = {**blank, "user_id": person}
                 if game.guild_id is not None:
                     joined.add((game.guild_id, person))
-            _count_game(game, states, tallies)
+            count_game(game, states, tallies)
         async with storage.engine.begin() as connection:
-            await connection.execute(insert(games), [_game_row(game) for game in chunk])
+            await connection.execute(insert(games), [game_row(game) for game in chunk])
         if progress:
             print(f"\r  seeding: {start + len(chunk):,} games", end="", flush=True)
     if progress:
@@ -148,11 +151,20 @@ async def seed(storage: Storage, world: World, count: int, progress: bool = True
         for start in range(0, len(tally_rows), CHUNK):
             await connection.execute(insert(bot_tallies), tally_rows[start : start + CHUNK])
         member_rows = [
-            {"guild_id": guild, "user_id": user, **{n: states[user][n] for n in _MEMBER_COLUMNS}}
+            {"guild_id": guild, "user_id": user, **{n: states[user][n] for n in MEMBER_COLUMNS}}
             for guild, user in joined
         ]
         for start in range(0, len(member_rows), CHUNK):
             await connection.execute(insert(memberships), member_rows[start : start + CHUNK])
+        sizes: dict[int, list[int]] = {EVERYONE: [0, 0]}
+        for guild, user in [(EVERYONE, user) for user in states] + list(joined):
+            size = sizes.setdefault(guild, [0, 0])
+            size[0] += states[user]["rating"] is not None
+            size[1] += states[user]["bot_games"] > 0
+        await connection.execute(
+            insert(board_sizes),
+            [{"guild_id": g, "rated": r, "vs_bot": b} for g, (r, b) in sizes.items() if r or b],
+        )
     async with storage.engine.connect() as connection:
         if storage.backend == "postgresql":
             await connection.execution_options(isolation_level="AUTOCOMMIT")
@@ -170,6 +182,7 @@ async def aggregates(storage: Storage) -> list[list[tuple[Any, ...]]]:
             (players, players.c.user_id),
             (bot_tallies, (bot_tallies.c.user_id, bot_tallies.c.level)),
             (memberships, (memberships.c.guild_id, memberships.c.user_id)),
+            (board_sizes, board_sizes.c.guild_id),
         ):
             order = key if isinstance(key, tuple) else (key,)
             rows = await connection.execute(select(table).order_by(*order))

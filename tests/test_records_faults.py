@@ -131,9 +131,14 @@ async def test_postgresql_stopped_mid_run_and_started_again(server, pg_url, tmp_
 
 async def test_postgresql_down_at_start_up(server, pg_url, tmp_path, caplog):
     await asyncio.to_thread(server.stop)
-    with pytest.raises(ConnectionRefusedError):  # the bot logs it and starts anyway
+    with pytest.raises(ConnectionRefusedError):
         await open_records(pg_url, query_timeout=QUICK)
-    storage = Storage(pg_url, query_timeout=QUICK)  # migrates on its first successful write
+    caplog.set_level(logging.WARNING, logger="bot.records.storage")
+    # What the bot does: start anyway; the storage migrates on its first successful write.
+    storage = await open_records(pg_url, query_timeout=QUICK, required=False)
+    [warning] = [r.getMessage() for r in caplog.records if r.name == "bot.records.storage"]
+    assert warning.startswith("The records database postgresql+asyncpg://")
+    assert "cannot be reached (ConnectionRefusedError" in warning
     run = await start_run(storage, tmp_path, caplog)
     run.finish_games(10)
     await run.until_failing()

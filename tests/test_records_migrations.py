@@ -14,7 +14,7 @@ from bot.records.schema import metadata
 from bot.records.storage import DatabaseAheadError, Storage, alembic_config, open_records
 from tests.support.records import ALICE, BOB, X_WINS, record
 
-TABLES = {"games", "players", "bot_tallies", "memberships"}
+TABLES = {"games", "players", "bot_tallies", "memberships", "board_sizes"}
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head() or ""
 
 

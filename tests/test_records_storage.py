@@ -144,6 +144,8 @@ async def test_two_processes_recording_the_same_and_overlapping_batches_count_ea
             assert stats.rating.games == stats.vs_people.games == 40
             total += stats.vs_people.wins
         assert total == 40  # two thirds of the games were won
+        assert (await first.rating_board(None, 0, 10)).total == 3
+        assert (await first.rating_board(GUILD, 0, 10)).total == 3
     finally:
         await first.close()
         await second.close()
@@ -349,11 +351,47 @@ async def test_forgetting_a_player_leaves_their_opponents_counts(records):
     assert (bob.recent[1].x_player, bob.recent[1].o_player) == (BOB, None)
     assert (bob.recent[2].x_player, bob.recent[2].o_player) == (None, BOB)
     board = await records.rating_board(GUILD, 0, 10)
-    assert ALICE not in [row.user_id for row in board.rows]
+    assert [row.user_id for row in board.rows] == [CAROL, BOB]
+    assert board.total == 2
+    assert (await records.rating_board(None, 0, 10)).total == 2
+    assert (await records.bot_board(GUILD, 0, 10)).total == 1
     assert await records.forget(ALICE) == 0
     # A game retried after forgetting does not bring the player back.
     assert await records.record([record(1, ALICE, BOB, X_WINS)]) == 0
     assert (await records.stats(ALICE, None)).vs_people == Tally()
+
+
+async def test_board_sizes_follow_players_onto_boards_in_every_server_they_played_in(records):
+    # Alice plays the bot in two servers first, then her first game against a person: she
+    # joins the rating board of both servers at once, and everyone's.
+    await records.record(
+        [
+            record(1, ALICE, AI, DRAW, guild=GUILD),
+            record(2, ALICE, AI, DRAW, guild=OTHER_GUILD),
+            record(3, ALICE, AI, DRAW, guild=None),
+        ]
+    )
+    sizes = [(await records.rating_board(g, 0, 5)).total for g in (GUILD, OTHER_GUILD, None)]
+    assert sizes == [0, 0, 0]
+    assert [(await records.bot_board(g, 0, 5)).total for g in (GUILD, OTHER_GUILD, None)] == [
+        1,
+        1,
+        1,
+    ]
+    await records.record([record(4, ALICE, BOB, X_WINS, guild=None)])
+    sizes = [(await records.rating_board(g, 0, 5)).total for g in (GUILD, OTHER_GUILD, None)]
+    assert sizes == [1, 1, 2]
+    await records.record([record(5, CAROL, BOB, X_WINS, guild=GUILD)])
+    sizes = [(await records.rating_board(g, 0, 5)).total for g in (GUILD, OTHER_GUILD, None)]
+    assert sizes == [3, 1, 3]
+    assert await records.forget(ALICE) == 4
+    sizes = [(await records.rating_board(g, 0, 5)).total for g in (GUILD, OTHER_GUILD, None)]
+    assert sizes == [2, 0, 2]
+    assert [(await records.bot_board(g, 0, 5)).total for g in (GUILD, OTHER_GUILD, None)] == [
+        0,
+        0,
+        0,
+    ]
 
 
 async def test_the_bots_seat_is_not_a_person_to_forget(records):

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.domain.game import Ending
+from bot.records.model import Tally
 from bot.records.spool import Spool, SpoolInUseError, from_json, to_json
 from bot.records.storage import Storage, open_records
 from bot.records.writer import RecordWriter
@@ -141,6 +142,28 @@ async def test_two_writers_cannot_share_a_spool(records, tmp_path):
     await first.close()
     await second.start()  # free again
     await second.close()
+
+
+async def test_forgetting_a_player_also_empties_their_seat_in_games_still_waiting(
+    records, tmp_path
+):
+    writer = RecordWriter(records, tmp_path / "spool.jsonl")
+    await writer.start()
+    writer.submit(record(1, ALICE, BOB, X_WINS))
+    assert await writer.flush()
+    await writer.close()
+    # A game ends while the player deletes their data, before the writer has written it.
+    writer = RecordWriter(records, tmp_path / "spool.jsonl")
+    writer.submit(record(2, BOB, ALICE, X_WINS))
+    assert await writer.forget(ALICE, wait=0.01) == 1
+    await writer.start()
+    assert await writer.flush()
+    assert (await records.stats(ALICE, None)).vs_people == Tally()
+    assert (await records.stats(BOB, None)).vs_people == Tally(wins=1, losses=1)
+    stored = await records.game(game_id(2))
+    assert stored is not None
+    assert (stored.x_player, stored.o_player) == (BOB, None)
+    await writer.close()
 
 
 # SIGKILL: a child process writes through a spool while the database is down, and is killed.

@@ -11,12 +11,16 @@ read a few rows instead of counting games:
 - `bot_tallies`: wins, draws and losses per person and bot level.
 - `memberships`: who played in which server, with a copy of the numbers the server's boards sort
   by, so that a server's board and a rank within it are index range scans.
+- `board_sizes`: how many rows each board has (per server, and everyone's).
 
 Boards sort by (key, user_id) descending; the indexes are ascending, read backwards.
 Alembic's migrations (bot/records/migrations) create exactly these tables; a test compares them.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -30,6 +34,9 @@ from sqlalchemy import (
     Table,
     text,
 )
+
+from ..domain.finished import Place
+from .model import Finish, GameRecord
 
 metadata = MetaData(
     naming_convention={
@@ -95,6 +102,7 @@ Index(
     players.c.best_unbeaten_impossible,
     players.c.wins_hard,
     players.c.user_id,
+    players.c.bot_games,  # covering: SQLite checks the filter on the index, not the table
     sqlite_where=players.c.bot_games > 0,
     postgresql_where=players.c.bot_games > 0,
 )
@@ -135,6 +143,61 @@ Index(
     memberships.c.best_unbeaten_impossible,
     memberships.c.wins_hard,
     memberships.c.user_id,
+    memberships.c.bot_games,
     sqlite_where=memberships.c.bot_games > 0,
     postgresql_where=memberships.c.bot_games > 0,
 )
+
+
+EVERYONE = 0  # board_sizes' guild_id for the boards of everyone
+
+board_sizes = Table(
+    "board_sizes",
+    metadata,
+    # How many rows each board has, kept with the rows: counting 100,000 index entries per page
+    # turned would cost more than the page itself.
+    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),  # or EVERYONE
+    _count("rated"),  # rating board: players (members) with a rating
+    _count("vs_bot"),  # bot board: players (members) with a counted game against the bot
+)
+
+
+def game_row(game: GameRecord) -> dict[str, Any]:
+    return {
+        "game_id": game.game_id,
+        "x_player": game.x_player,
+        "o_player": game.o_player,
+        "level": game.level,
+        "moves": None if game.moves is None else "".join(map(str, game.moves)),
+        "board": game.board,
+        "winner": game.winner,
+        "finish": game.finish.value,
+        "counted": game.counted,
+        "started_at": game.started_at,
+        "ended_at": game.ended_at,
+        "guild_id": game.guild_id,
+        "place": game.place.value,
+        "user_installed": game.user_installed,
+        "locale": game.locale,
+    }
+
+
+def game_record(row: Mapping[Any, Any]) -> GameRecord:
+    moves = row["moves"]
+    return GameRecord(
+        game_id=row["game_id"],
+        x_player=row["x_player"],
+        o_player=row["o_player"],
+        level=row["level"],
+        moves=None if moves is None else tuple(int(cell) for cell in moves),
+        board=row["board"],
+        winner=row["winner"],
+        finish=Finish(row["finish"]),
+        counted=bool(row["counted"]),
+        started_at=row["started_at"],
+        ended_at=row["ended_at"],
+        guild_id=row["guild_id"],
+        place=Place(row["place"]),
+        user_installed=bool(row["user_installed"]),
+        locale=row["locale"],
+    )

@@ -1,4 +1,5 @@
-"""Which database URLs the records accept, checked without connecting (settings use it too)."""
+"""Database URLs and errors as they may be shown: which URLs the records accept, checked without
+connecting (settings use it too), and one-line descriptions that never hold a password."""
 
 from __future__ import annotations
 
@@ -51,3 +52,13 @@ def parse_url(url: str | URL) -> URL:
             "DATABASE_URL names no SQLite file: write sqlite+aiosqlite:///path/to/records.db"
         )
     return parsed
+
+
+def describe(error: BaseException) -> str:
+    """One line about a database error: the driver's exception and its first line, without the
+    SQL and parameters SQLAlchemy appends (drivers do not put passwords in their messages)."""
+    cause: BaseException = getattr(error, "orig", None) or error
+    while cause.__cause__ is not None:  # the driver's own exception, under SQLAlchemy's adapter
+        cause = cause.__cause__
+    lines = str(cause).strip().splitlines()
+    return f"{type(cause).__name__}: {lines[0][:200]}" if lines else type(cause).__name__

@@ -26,10 +26,12 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from .model import GameRecord, Records
 from .spool import Spool
+from .url import describe
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +137,26 @@ class RecordWriter:
         except TimeoutError:
             return False
         return True
+
+    async def forget(self, user_id: int, wait: float = DEFAULT_STOP_SECONDS) -> int:
+        """Delete a player's data (`Records.forget`) after writing what is pending, and take
+        them out of the games still waiting, so that nothing recreates them. Raises what the
+        database raises (the cog then asks the player to try again later)."""
+        await self.flush(wait)
+        forgotten = await self._records.forget(user_id)
+        self._queue = deque(_without(game, user_id) for game in self._queue)
+        self._unwritten = {
+            game_id: _without(game, user_id) for game_id, game in self._unwritten.items()
+        }
+        if self._spool is not None and self._spooled and self._task is not None:
+            # The spool must not bring them back after a kill either.
+            await asyncio.to_thread(self._rewrite_spool, list(self._unwritten.values()))
+        return forgotten
+
+    def _rewrite_spool(self, games: list[GameRecord]) -> None:
+        assert self._spool is not None
+        self._spool.clear()
+        self._spool.append(games)
 
     async def close(self, wait: float = DEFAULT_STOP_SECONDS) -> int:
         """Stop: write what is pending (waiting at most `wait` seconds for the database),
@@ -258,13 +280,12 @@ class RecordWriter:
         self._retry_delay = self._first_retry
 
 
-def describe(error: BaseException) -> str:
-    """One line about a database error: its type and the driver's first line, without the SQL
-    and parameters SQLAlchemy appends (and never a password: drivers do not put it there)."""
-    cause: BaseException = getattr(error, "orig", None) or error
-    while cause.__cause__ is not None:  # the driver's own exception, under SQLAlchemy's adapter
-        cause = cause.__cause__
-    text = str(cause).strip().splitlines()
-    first = text[0] if text else ""
-    name = type(cause).__name__
-    return f"{name}: {first[:200]}" if first else name
+def _without(game: GameRecord, user_id: int) -> GameRecord:
+    """The game with the player's seat emptied, as `Records.forget` leaves stored games."""
+    if user_id not in (game.x_player, game.o_player):
+        return game
+    return replace(
+        game,
+        x_player=None if game.x_player == user_id else game.x_player,
+        o_player=None if game.o_player == user_id else game.o_player,
+    )

@@ -1,4 +1,4 @@
-"""The initial schema: games, players, bot_tallies, memberships.
+"""The initial schema: games, players, bot_tallies, memberships, board_sizes.
 
 Revision ID: 0001
 Revises:
@@ -73,7 +73,7 @@ def upgrade() -> None:
     op.create_index(
         "ix_players_bot_board",
         "players",
-        ["best_unbeaten_impossible", "wins_hard", "user_id"],
+        ["best_unbeaten_impossible", "wins_hard", "user_id", "bot_games"],
         sqlite_where=PLAYED_BOT,
         postgresql_where=PLAYED_BOT,
     )
@@ -109,14 +109,23 @@ def upgrade() -> None:
     op.create_index(
         "ix_memberships_bot_board",
         "memberships",
-        ["guild_id", "best_unbeaten_impossible", "wins_hard", "user_id"],
+        ["guild_id", "best_unbeaten_impossible", "wins_hard", "user_id", "bot_games"],
         sqlite_where=PLAYED_BOT,
         postgresql_where=PLAYED_BOT,
+    )
+
+    op.create_table(
+        "board_sizes",
+        sa.Column("guild_id", sa.BigInteger(), autoincrement=False, nullable=False),
+        _count("rated"),
+        _count("vs_bot"),
+        sa.PrimaryKeyConstraint("guild_id", name=op.f("pk_board_sizes")),
     )
 
 
 def downgrade() -> None:
     # Dropping a table drops its indexes.
+    op.drop_table("board_sizes")
     op.drop_table("memberships")
     op.drop_table("bot_tallies")
     op.drop_table("players")
