@@ -42,8 +42,8 @@ READ_TIMEOUT_SECONDS = 2.0
 # storage's own (a database migrated by a newer bot, found on the first query that got through).
 DATABASE_ERRORS = (SQLAlchemyError, OSError, TimeoutError, RecordsError)
 
-# How often deleting a player's data is tried again, while the database fails.
-FORGET_RETRY_SECONDS = 30.0
+# How long deleting a player's data waits for the games still queued to be written first.
+FORGET_FLUSH_SECONDS = 10.0
 
 T = TypeVar("T")
 
@@ -59,6 +59,11 @@ class GameWriter(Protocol):
 
     async def flush(self, wait: float = ...) -> bool:
         """True once nothing is pending; False if `wait` seconds passed first."""
+        ...
+
+    async def forget(self, user_id: int, wait: float = ...) -> int:
+        """Records.forget, after writing what is pending, and the player taken out of the
+        games still waiting; how many stored games named them."""
         ...
 
     async def close(self) -> int:
@@ -80,7 +85,6 @@ class RecordsCog(commands.Cog, name="Records"):
         self.writer = writer
         self.read_timeout = read_timeout
         self._reads_failing = False
-        self._background: set[asyncio.Task[Any]] = set()
         # discord.py tries these buttons' pattern on every click (one regex match); a listener
         # of every interaction would cost a click a task.
         self.button = _button_class(self)
@@ -90,8 +94,6 @@ class RecordsCog(commands.Cog, name="Records"):
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(self.button)
-        for task in self._background:
-            task.cancel()
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -183,35 +185,23 @@ class RecordsCog(commands.Cog, name="Records"):
         await _tell(interaction, question)
 
     async def _forget(self, interaction: Interaction, user_id: int) -> None:
+        """The confirmation: the click is acknowledged at once, then the question is replaced
+        by the outcome (the writer first writes the games still waiting, which may take a
+        while with the database slow; the interaction's token lasts 15 minutes)."""
         locale = str(interaction.locale)
         if user_id != interaction.user.id:  # the question is private: only a forged click
             await _tell(interaction, records_render.render_kept(locale))
             return
-        games = await self._read(interaction, self._forget_now(user_id))
-        reply = records_render.render_forgotten(games, locale)
-        await interaction.response.edit_message(content=reply.text, view=None)
-        log.info("Deleted the records of a player on request (%d games)", games)
-
-    async def _forget_now(self, user_id: int) -> int:
-        """Delete a player's data, then again once the games still queued when they asked are
-        written, so that none of those brings their name back."""
-        games = await self.records.forget(user_id)
-        task = asyncio.create_task(self._forget_queued(user_id))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-        return games
-
-    async def _forget_queued(self, user_id: int) -> None:
-        # Games of theirs that were still queued: written by now, or retried until they are
-        # (the writer keeps them through an outage), and then forgotten in turn.
-        while True:
-            try:
-                if await self.writer.flush():
-                    await self.records.forget(user_id)
-                    return
-            except DATABASE_ERRORS as error:
-                log.warning("Could not yet finish deleting a player's records: %r", error)
-                await asyncio.sleep(FORGET_RETRY_SECONDS)
+        await interaction.response.defer()
+        try:
+            games = await self.writer.forget(user_id, FORGET_FLUSH_SECONDS)
+        except DATABASE_ERRORS as error:
+            log.warning("Could not delete a player's records: %r", error)
+            reply = records_render.render_unavailable(locale)
+        else:
+            log.info("Deleted the records of a player on request (%d games)", games)
+            reply = records_render.render_forgotten(games, locale)
+        await interaction.edit_original_response(content=reply.text, view=None)
 
     # ------------------------------------------------------------------ buttons
 
