@@ -362,6 +362,8 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
                 token=old.token if old is not None else None,
             )
             if self._after_failed_edit(error, channel_id, after, old, unsure):
+                if over and old is None and landed(error) is Landed.NO:
+                    self.store.reopen(channel_id, message.id)
                 raise
         if over:
             assert isinstance(new, Game)

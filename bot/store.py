@@ -45,8 +45,10 @@ class GameStore:
         if current != expected:  # a Live is a tuple: equal entries compare equal
             return False
         if new is None:
+            if current is None:
+                return True  # nothing held: nothing to free
             del self._entries[channel_id]
-            if current is not None and current[0] is not None:
+            if current[0] is not None:
                 self._ended[channel_id] = current[0]
             return True
         self._entries[channel_id] = tuple(new)
@@ -66,6 +68,12 @@ class GameStore:
             return False
         self._ended[channel_id] = message_id
         return True
+
+    def reopen(self, channel_id: int, message_id: int) -> None:
+        """Undo end_unclaimed: the edit that ended that game was refused, so its board still
+        shows it on."""
+        if self._ended.get(channel_id) == message_id:
+            del self._ended[channel_id]
 
     def has_ended(self, channel_id: int, message_id: int) -> bool:
         return self._ended.get(channel_id) == message_id

@@ -25,7 +25,7 @@ from bot.client import TicTacToeBot
 from bot.cog import TicTacToeCog
 from bot.domain.finished import FinishedGame, Place
 from bot.domain.game import AI, Ending
-from tests.support import Harness
+from tests.support import Fault, Harness, text
 
 
 @dataclass
@@ -35,6 +35,9 @@ class Heard:
 
     games: list[FinishedGame] = field(default_factory=list)
     requests_before: list[int] = field(default_factory=list)
+
+
+APOLOGY = "Sorry, something went wrong on my side. Please try again."
 
 
 def listen(env) -> Heard:
@@ -276,3 +279,37 @@ async def test_a_game_in_a_group_dm_is_announced_as_such_and_user_installed(worl
     assert finished.place is Place.GROUP_DM
     assert finished.user_installed
     assert finished.guild_id is None
+
+
+async def test_a_refused_final_edit_on_a_restored_board_is_announced_only_when_it_lands():
+    """Memory lost the game (a restart); the click that ends it is refused by Discord (a 400):
+    the player is told, the board still plays, and the game is announced when it ends for real."""
+    async with await Harness.start(seed=0) as harness:
+        channel = harness.create_guild("club").channels[0]
+        alice, bob = harness.create_user("alice"), harness.create_user("bob")
+        await harness.slash(alice, channel, "tictactoe", opponent=bob)
+        await harness.click(bob, harness.last_message(channel), label="Accept")
+        for cell, player in (((0, 0), alice), ((1, 0), bob), ((0, 1), alice), ((1, 1), bob)):
+            await harness.click(player, harness.last_message(channel), cell=cell)
+        shown = harness.last_message(channel)
+        bot = harness.bot
+        assert isinstance(bot, TicTacToeBot)
+        cog = bot.get_cog("TicTacToe")
+        assert isinstance(cog, TicTacToeCog)
+        cog.store.clear()  # what a restart loses
+        heard = listen_to(bot, lambda: len(harness.discord.requests))
+        harness.discord.inject(Fault("callback", status=400, match=is_board_update))
+
+        refused = await harness.click(alice, shown, cell=(0, 2))
+        assert heard.games == []
+        assert "wins" not in text(harness.last_message(channel))
+        assert text(refused.callbacks[-1].message) == APOLOGY
+
+        won = await harness.click(alice, harness.last_message(channel), cell=(0, 2))
+        assert not won.ephemeral
+    (finished,) = heard.games
+    assert finished.game.winner_id == alice.id
+
+
+def is_board_update(request) -> bool:
+    return request.body["type"] == discord.InteractionResponseType.message_update.value
