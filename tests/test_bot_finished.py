@@ -303,7 +303,9 @@ async def test_a_refused_final_edit_on_a_restored_board_is_announced_only_when_i
         refused = await harness.click(alice, shown, cell=(0, 2))
         assert heard.games == []
         assert "wins" not in text(harness.last_message(channel))
-        assert text(refused.callbacks[-1].message) == APOLOGY
+        apology = refused.callbacks[-1].message
+        assert apology is not None
+        assert text(apology) == APOLOGY
 
         won = await harness.click(alice, harness.last_message(channel), cell=(0, 2))
         assert not won.ephemeral
