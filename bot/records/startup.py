@@ -8,46 +8,27 @@ another process holding the spool) stops it with one line naming what to fix.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from pathlib import Path
 
 from ..settings import Settings
 from .spool import SpoolInUseError
-from .storage import RecordsError, Storage, safe_url
+from .storage import RecordsError, Storage, open_records
 from .writer import RecordWriter
-
-log = logging.getLogger(__name__)
-
-# How long start-up waits for the database before going on without it.
-CONNECT_SECONDS = 5.0
 
 
 class RecordsStartError(Exception):
     """The records cannot be used as configured; str() is one line saying what to fix."""
 
 
-async def start_records(
-    url: str, spool_path: Path | None, *, connect_seconds: float = CONNECT_SECONDS
-) -> tuple[Storage, RecordWriter]:
+async def start_records(url: str, spool_path: Path | None) -> tuple[Storage, RecordWriter]:
     """Open and migrate the database at `url` (or, if it does not answer, go on and migrate
     later), then start the writer with its spool (replaying what the last run left there)."""
     try:
-        storage = Storage(url)  # no I/O but the SQLite file's directory
-    except OSError as error:
-        raise RecordsStartError(f"cannot use the records database: {error}") from None
-    try:
-        await asyncio.wait_for(storage.migrate(), connect_seconds)
+        storage = await open_records(url, required=False)
     except RecordsError as error:  # e.g. DatabaseAheadError
-        await storage.close()
         raise RecordsStartError(str(error)) from None
-    except Exception as error:  # down, refused, timed out: the driver's own errors
-        # Storage migrates before its first query that gets through.
-        log.warning(
-            "The records database %s does not answer (%s): games are kept until it does",
-            safe_url(url),
-            type(error).__name__,
-        )
+    except OSError as error:  # the SQLite file's directory cannot be made
+        raise RecordsStartError(f"cannot use the records database: {error}") from None
     writer = RecordWriter(storage, spool_path)
     try:
         await writer.start()
