@@ -4,6 +4,8 @@ pauses, and its memory per live game, with thousands of games live at once.
     python benchmarks/bot_load.py                           # 1,000 and 10,000 games
     python benchmarks/bot_load.py --games 50000 --repeat 0     # GC and memory only
     python benchmarks/bot_load.py --games 2000 --profile    # where the bot's time goes
+    python benchmarks/bot_load.py --games 10000 --record sqlite                  # recording on
+    python benchmarks/bot_load.py --games 10000 --record postgresql --db-fault slow
 
 A benchmark, not a test: it prints figures and PASS/FAIL against targets, and exits 0.
 
@@ -44,6 +46,17 @@ Measured
   * Memory per live game: a separate run under tracemalloc; growth from starting N games
     (and again after one move each), minus what the harness itself came to hold (its deep
     size), divided by N. Cross-checked by the growth on lines that are not the harness's.
+
+With --record sqlite|postgresql, instead: recording. Three bots live at once, clicks taking
+turns: ours recording off, ours recording every finished game (the real writer and storage, a
+fresh database: a SQLite file, or a PostgreSQL server started for the run as the tests start
+it), and the baseline. Shown: CPU per click and per finishing click (the click that ends a game
+and announces it), on against off and against the baseline; each click's wall time (feed to
+handler done); how many games were recorded, and how fast the writer drains a backlog.
+--db-fault slow|down makes the database hang (SQLite: another connection holds its write lock;
+PostgreSQL: SIGSTOP) or go away (PostgreSQL stopped; a SQLite file cannot be taken away from
+connections that have it open) for the whole play phase, then recover: no click may notice,
+and every game is recorded after.
 """
 
 from __future__ import annotations
@@ -59,6 +72,8 @@ import math
 import os
 import platform
 import pstats
+import random
+import signal
 import statistics
 import sys
 import time
@@ -76,6 +91,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import TicTacToeBot
+from bot.domain.finished import FinishedGame, Place
+from bot.domain.game import Game
+from bot.records.model import GameRecord
+from bot.records.storage import Storage
+from bot.records.writer import RecordWriter
+from bot.settings import Settings
 from tests.support import (
     FakeChannel,
     FakeUser,
@@ -459,6 +481,266 @@ async def run_ours(n: int, channels_per_guild: int, profile: bool) -> Run:
         await close_world(world)
 
 
+# -- recording
+
+
+@dataclass
+class Recording:
+    """One run with three bots live: ours recording off, ours recording on, the baseline."""
+
+    off: Clicks
+    on: Clicks
+    base: Clicks
+    off_finishing: Clicks  # the clicks that ended a game
+    on_finishing: Clicks
+    off_wall: list[float]  # seconds from feeding a click to its handler's end
+    on_wall: list[float]
+    finished: int  # games that ended on the recording bot
+    pending_after_play: int  # in the writer when the last click was handled
+    recorded: int  # in the database at the end
+    drain_seconds: float  # from lifting the fault (or the end of play) to nothing pending
+    errors: Counter[str]
+
+
+class Database:
+    """Fresh databases for the runs, on one backend, and the faults it can be put in."""
+
+    def __init__(self, backend: str, scratch: Path) -> None:
+        self.backend = backend
+        self.scratch = scratch
+        self.server: Any = None
+        self._count = 0
+        self._lock: Any = None
+
+    def __enter__(self) -> Database:
+        if self.backend == "postgresql":
+            from tests.support.postgres import start_server
+
+            self.server = start_server()
+            if self.server is None:
+                raise SystemExit("--record postgresql needs PostgreSQL's binaries (initdb, pg_ctl)")
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.server is not None:
+            self.server.destroy()
+
+    def fresh(self) -> str:
+        self._count += 1
+        if self.backend == "sqlite":
+            return f"sqlite+aiosqlite:///{self.scratch / f'records-{self._count}.db'}"
+        name = f"bench_{self._count}"
+        self.server.sql(f"CREATE DATABASE {name} TEMPLATE template0")
+        return str(self.server.url(name))
+
+    def break_(self, url: str, fault: str) -> None:
+        if fault == "none":
+            return
+        if self.backend == "sqlite":  # slow: another connection holds the write lock
+            import sqlite3
+
+            self._lock = sqlite3.connect(url.split("///", 1)[1], isolation_level=None)
+            self._lock.execute("BEGIN EXCLUSIVE")
+        elif fault == "slow":
+            self.server.signal_all(signal.SIGSTOP)  # a hung host: connections just wait
+        else:
+            self.server.stop()
+
+    def mend(self, url: str, fault: str) -> None:
+        if fault == "none":
+            return
+        if self.backend == "sqlite":
+            self._lock.execute("ROLLBACK")
+            self._lock.close()
+        elif fault == "slow":
+            self.server.signal_all(signal.SIGCONT)
+        else:
+            self.server.start()
+
+
+async def recording_bot(url: str, spool: Path) -> tuple[TicTacToeBot, RecordWriter]:
+    """Ours, as the harness builds it, recording through the real writer and storage."""
+    settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT_SECONDS)
+    storage = Storage(url)
+    await storage.migrate()
+    writer = RecordWriter(storage, spool)
+    await writer.start()
+    bot = TicTacToeBot(settings, rng=random.Random(0), records=storage, writer=writer)
+    return bot, writer
+
+
+async def run_recording(
+    n: int, channels_per_guild: int, database: Database, fault: str, scratch: Path
+) -> Recording:
+    url = database.fresh()
+    spool = scratch / f"spool-{database._count}.jsonl"
+    bot, writer = await recording_bot(url, spool)
+    off = await make_world(n, channels_per_guild, None)
+    on: World | None = None
+    base: World | None = None
+    try:
+        on = await make_world(n, channels_per_guild, bot)
+        await start_games(off)
+        await start_games(on)
+        base = await make_world(n, channels_per_guild, BaselineBot(shape_of(off)))
+        await start_games(base)
+        gc.collect()
+        result = Recording(
+            Clicks(), Clicks(), Clicks(), Clicks(), Clicks(), [], [], 0, 0, 0, 0.0, Counter()
+        )
+        database.break_(url, fault)
+        rounds = 0
+        while live := off.live():
+            for i in live:
+                for world, clicks, finishing, wall in (
+                    (off, result.off, result.off_finishing, result.off_wall),
+                    (on, result.on, result.on_finishing, result.on_wall),
+                ):
+                    shown = world.harness.discord.message(world.message_ids[i])
+                    cell = first_empty(shown)
+                    assert cell is not None
+                    one = Clicks()
+                    started = time.perf_counter()
+                    answer = await click_once(world, i, cell, one)
+                    wall.append(time.perf_counter() - started)
+                    world.over[i] = not answer or is_over(answer)
+                    clicks.to_transport += one.to_transport
+                    clicks.whole += one.whole
+                    if world.over[i]:
+                        finishing.to_transport += one.to_transport
+                        finishing.whole += one.whole
+                await click_once(base, i, BASELINE_CELLS[rounds % len(BASELINE_CELLS)], result.base)
+            rounds += 1
+        result.finished = sum(on.over)
+        result.pending_after_play = writer.pending
+        database.mend(url, fault)
+        started = time.perf_counter()
+        drained = await writer.flush(wait=600)
+        result.drain_seconds = time.perf_counter() - started if drained else math.nan
+        result.recorded = writer.written
+        result.errors = off.errors + on.errors + base.errors
+        return result
+    finally:
+        for each in (base, on, off):  # the later harness first: task factories are stacked
+            if each is not None:
+                await close_world(each)
+        await bot.close_records()
+
+
+async def run_throughput(database: Database, n: int, scratch: Path) -> float:
+    """Games per second the writer sustains into a fresh database: N finished games submitted
+    at once, timed until every one is written."""
+    url = database.fresh()
+    storage = Storage(url)
+    await storage.migrate()
+    writer = RecordWriter(storage, scratch / f"spool-throughput-{database._count}.jsonl")
+    await writer.start()
+    rng = random.Random(3)
+    games: list[GameRecord] = []
+    for k in range(n):
+        x, o = rng.randrange(1, 2_000) * 10**15, rng.randrange(2_000, 4_000) * 10**15
+        game = Game.from_moves(x, o, None, rng.choice(((0, 3, 1, 4, 2), (3, 0, 4, 1, 8, 2))))
+        game_id = (1_700_000_000_000 + k - discord.utils.DISCORD_EPOCH) << 22
+        finished = FinishedGame(game_id, game, 1.8e9 + k, 1, Place.SERVER, False)
+        games.append(GameRecord.from_finished(finished))
+    try:
+        started = time.perf_counter()
+        for record in games:
+            writer.submit(record)
+        if not await writer.flush(wait=600):
+            return math.nan
+        return n / (time.perf_counter() - started)
+    finally:
+        await writer.close()
+        await storage.close()
+
+
+def summarize_recording(
+    n: int, backend: str, fault: str, runs: list[Recording], throughput: float
+) -> None:
+    print()
+    print(
+        f"=== {n:,} live games, recording into {backend}, database fault: {fault}; "
+        f"{len(runs)} run(s), medians over runs ==="
+    )
+    print(f"  {'CPU per click (µs), feed -> transport':44} {'p50':>8} {'p99':>8} {'mean':>8}")
+    off, on, base = (
+        Figures.of([getattr(r, k).to_transport for r in runs]) for k in ("off", "on", "base")
+    )
+    off_f = Figures.of([r.off_finishing.to_transport for r in runs])
+    on_f = Figures.of([r.on_finishing.to_transport for r in runs])
+    print(off.row("ours, recording off: every click"))
+    print(on.row("ours, recording on: every click"))
+    print(base.row("baseline"))
+    print(off_f.row("ours, recording off: finishing clicks"))
+    print(on_f.row("ours, recording on: finishing clicks"))
+    whole_off = Figures.of([r.off_finishing.whole for r in runs])
+    whole_on = Figures.of([r.on_finishing.whole for r in runs])
+    print(whole_off.row("  whole finishing click, off (incl. dispatch)"))
+    print(whole_on.row("  whole finishing click, on"))
+    wall_off = Figures.of([r.off_wall for r in runs])
+    wall_on = Figures.of([r.on_wall for r in runs])
+    print(f"  {'wall time per click (µs), feed -> done':44} {'p50':>8} {'p99':>8} {'mean':>8}")
+    print(wall_off.row("recording off"))
+    print(wall_on.row("recording on"))
+    longest_on = max(max(r.on_wall) for r in runs) * 1000
+    longest_off = max(max(r.off_wall) for r in runs) * 1000
+    print(f"  longest click, wall: off {longest_off:.1f} ms, on {longest_on:.1f} ms")
+    finishing_ratio = on_f.mean / off_f.mean
+    ratio = on.mean / base.mean
+    ratios = ", ".join(
+        f"{statistics.fmean(r.on.to_transport) / statistics.fmean(r.base.to_transport):.2f}x"
+        for r in runs
+    )
+    print(f"  on / baseline, mean, each run: {ratios}")
+    finished = median([r.finished for r in runs])
+    pending = median([r.pending_after_play for r in runs])
+    recorded = median([r.recorded for r in runs])
+    drain = median([r.drain_seconds for r in runs])
+    print(
+        f"games: {finished:,.0f} finished, {pending:,.0f} still queued after the last click, "
+        f"{recorded:,.0f} recorded; the rest written {drain:.2f} s after "
+        f"{'the fault was lifted' if fault != 'none' else 'play ended'}"
+    )
+    print(f"writer throughput: {throughput:,.0f} games/s ({n:,} games submitted at once)")
+    errors = sum((r.errors for r in runs), Counter())
+    print(f"errors                    {sum(errors.values())} {dict(errors) if errors else ''}")
+    targets = [
+        ("finishing click CPU, on <= 1.10x off", finishing_ratio <= 1.10,
+         f"{on_f.mean:,.0f} vs {off_f.mean:,.0f} µs = {finishing_ratio:.3f}x"),
+        (f"CPU per click mean, on <= {TARGET_RATIO}x baseline", ratio <= TARGET_RATIO,
+         f"{on.mean:,.0f} vs {base.mean:,.0f} µs = {ratio:.2f}x"),
+        ("every finished game recorded", recorded == finished,
+         f"{recorded:,.0f} of {finished:,.0f}"),
+    ]  # fmt: skip
+    for name, ok, value in targets:
+        print(f"  {verdict(ok)}  {name:44} {value}")
+
+
+async def main_recording(args: argparse.Namespace) -> int:
+    import tempfile
+
+    log = LogCounter()
+    logging.getLogger().addHandler(log)
+    with tempfile.TemporaryDirectory(prefix="bot-load-") as folder:
+        scratch = Path(folder)
+        with Database(args.record, scratch) as database:
+            for n in args.games:
+                runs = [
+                    await run_recording(
+                        n, args.channels_per_guild, database, args.db_fault, scratch
+                    )
+                    for _ in range(max(1, args.repeat))
+                ]
+                throughput = await run_throughput(database, n, scratch)
+                summarize_recording(n, args.record, args.db_fault, runs, throughput)
+    print()
+    print(f"warnings and errors logged: {sum(log.counts.values())}")
+    for key, count in log.counts.most_common():
+        print(f"  {count:,} x {key}, the first: {log.first[key]}")
+    return 0
+
+
 def profile_report(profiler: cProfile.Profile | None) -> str:
     if profiler is None:
         return ""
@@ -810,6 +1092,8 @@ async def main_async(args: argparse.Namespace) -> int:
     )
     if args.profile:
         print("--profile: ours runs under cProfile in the first run; its CPU figures are inflated")
+    if args.record != "off":
+        return await main_recording(args)
     log = LogCounter()
     logging.getLogger().addHandler(log)
     for n in args.games:
@@ -859,7 +1143,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--channels-per-guild", type=int, default=100)
     parser.add_argument("--profile", action="store_true", help="cProfile our play phase")
+    parser.add_argument(
+        "--record",
+        choices=("off", "sqlite", "postgresql"),
+        default="off",
+        help="measure recording into this database instead (see above)",
+    )
+    parser.add_argument(
+        "--db-fault",
+        choices=("none", "slow", "down"),
+        default="none",
+        help="with --record: the database hangs or is gone during play",
+    )
     args = parser.parse_args(argv)
+    if args.record == "sqlite" and args.db_fault == "down":
+        parser.error("--db-fault down needs --record postgresql (see above)")
     return asyncio.run(main_async(args))
 
 

@@ -25,6 +25,7 @@ import discord
 from dotenv import find_dotenv, load_dotenv
 
 from .client import TicTacToeBot
+from .records.startup import RecordsStartError, start_records_for
 from .settings import Settings, SettingsError, describe_settings, log_level_from_env
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,12 @@ async def run(settings: Settings) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         # Hosts send SIGTERM on every deploy: close the gateway cleanly and exit 0.
         loop.add_signal_handler(signum, stopping.set)
-    async with TicTacToeBot(settings) as bot:
+    try:
+        records, writer = await start_records_for(settings)
+    except RecordsStartError as error:
+        log.error("%s", error)
+        return 2
+    async with TicTacToeBot(settings, records=records, writer=writer) as bot:
         closer = asyncio.create_task(close_when_set(stopping, bot))
         try:
             await bot.start(settings.token)

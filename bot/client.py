@@ -17,6 +17,8 @@ import tictactoe as ttt
 
 from .cog import TicTacToeCog, monotonic
 from .i18n import CommandTranslator
+from .records.cog import GameWriter, RecordsCog
+from .records.model import Records
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -35,6 +37,8 @@ class TicTacToeBot(commands.Bot):
         *,
         rng: random.Random | None = None,
         clock: Callable[[], float] = monotonic,
+        records: Records | None = None,
+        writer: GameWriter | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,  # no prefix commands; slash only
@@ -46,6 +50,9 @@ class TicTacToeBot(commands.Bot):
         self.settings = settings
         self.rng = rng or random.Random()
         self.clock = clock
+        # Where finished games are stored, and the queue that stores them off the click's path.
+        self.records = records
+        self.writer = writer
         # Filled at sync: the ids Discord gave the commands, for clickable mentions.
         self.command_ids: dict[str, int] = {}
         # Installed to a server or to a user's account; usable in servers, DMs and group DMs.
@@ -65,6 +72,8 @@ class TicTacToeBot(commands.Bot):
                 clock=self.clock,
             )
         )
+        if self.records is not None and self.writer is not None:
+            await self.add_cog(RecordsCog(self, self.records, self.writer))
         await self.sync_commands()
         self.log_install_links()
         # The engine solves every position once, on first use (about 13 ms): now, rather than
@@ -122,6 +131,17 @@ class TicTacToeBot(commands.Bot):
     async def close(self) -> None:
         log.info("Shutting down")
         await super().close()
+        await self.close_records()
+
+    async def close_records(self) -> None:
+        """Write what is pending (or spool it for the next start), then let the database go;
+        once the gateway is closed, as no more games can end."""
+        writer, records = self.writer, self.records
+        self.writer = self.records = None
+        if writer is not None:
+            await writer.close()
+        if records is not None:
+            await records.close()
 
 
 def install_url(application_id: int, *, user: bool) -> str:

@@ -19,6 +19,7 @@ from discord.ext import commands
 import tictactoe as ttt
 
 from .domain import codec, render
+from .domain.finished import FinishedGame, Place
 from .domain.game import AI, Challenge, Game, State
 from .domain.policy import (
     AskResign,
@@ -215,6 +216,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             interaction.token,
             self.clock() + idle,
             interaction.guild_id,
+            *_where(interaction),
         )
         if not self.store.compare_and_set(channel_id, None, claim):
             await self.tell(interaction, render.render_raced(str(interaction.locale)))
@@ -304,7 +306,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             case Refuse():
                 await self.refuse(interaction, decision, live)
             case Expire(state=state):
-                await update_message(interaction, render.render_expired(state, self.bot_id))
+                await self._expire_unwatched(interaction, scope, state)
             case Start(state=state, retire=retire):
                 await self._rematch(interaction, scope, retire, state)
             case Private(kind=kind, game=game):
@@ -326,11 +328,28 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         over = isinstance(new, Game) and new.is_over
         idle = idle_seconds(new, self.game_timeout)
         key = codec.state_key(new)
+        if old is None:
+            place, user_installed = _where(interaction)
+        else:
+            place, user_installed = old.place, old.user_installed
         live = Live(
-            message.id, key, None, interaction.token, self.clock() + idle, interaction.guild_id
+            message.id,
+            key,
+            None,
+            interaction.token,
+            self.clock() + idle,
+            interaction.guild_id,
+            place,
+            user_installed,
         )
         after = None if over else live
-        if not self.store.compare_and_set(channel_id, old, after):
+        if over and old is None:
+            # A board from before a restart, ended by this click: nothing to swap in memory,
+            # but a click still in flight on it must find it over.
+            claimed = self.store.end_unclaimed(channel_id, message.id)
+        else:
+            claimed = self.store.compare_and_set(channel_id, old, after)
+        if not claimed:
             await self.tell(interaction, render.render_raced(str(interaction.locale)))
             return
         card = render.render_state(new, self.bot_id, self._deadline(interaction, idle), key=key)
@@ -343,9 +362,13 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
                 token=old.token if old is not None else None,
             )
             if self._after_failed_edit(error, channel_id, after, old, unsure):
+                if over and old is None and landed(error) is Landed.NO:
+                    self.store.reopen(channel_id, message.id)
                 raise
         if over:
+            assert isinstance(new, Game)
             log.info("Channel %s: game over: %s", channel_id, describe(new))
+            self._announce(message.id, new, _sent_at(interaction.id), *live.where)
         else:
             self._schedule_sweep()
 
@@ -387,6 +410,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             interaction.token,
             self.clock() + self.game_timeout,
             interaction.guild_id,
+            *_where(interaction),
         )
         if not self.store.compare_and_set(channel_id, None, claim):
             await self.tell(interaction, render.render_raced(str(interaction.locale)))
@@ -430,6 +454,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
                 interaction.token,
                 self.clock() + idle,
                 interaction.guild_id,
+                *_where(interaction),
             )
         else:
             idle = max(0.0, old.deadline - self.clock())
@@ -464,6 +489,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         url = self._jump_url(_channel_id(interaction), old)
         reply = render.render_resigned(str(interaction.locale), url)
         await interaction.response.edit_message(content=reply.text, view=None)
+        self._announce(old.message_id, new, _sent_at(interaction.id), *old.where)
 
     async def _decline(
         self, interaction: Interaction, channel_id: int, old: Live | None, challenge: Challenge
@@ -565,11 +591,48 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
                 shown = await self._webhook(live).fetch_message(live.message_id)
                 state = codec.decode(next(_custom_ids(shown.components))).state
             if isinstance(state, Game) and state.is_over:
+                # It ended on the board by an edit whose fate was unknown: announced now.
+                assert live.message_id is not None
+                self._announce(live.message_id, state, time.time(), *live.where)
                 return
-            await self._edit_by_token(live, render.render_expired(state, self.bot_id))
+            try:
+                await self._edit_by_token(live, render.render_expired(state, self.bot_id))
+            finally:
+                # The time is up whether or not the board could be redrawn.
+                if isinstance(state, Game) and live.message_id is not None:
+                    self._announce(live.message_id, state.expire(), time.time(), *live.where)
             log.info("Channel %s: %s expired", channel_id, describe(state))
         except (discord.HTTPException, codec.CodecError, StopIteration) as error:
             log.warning("Channel %s: could not show the expiry: %s", channel_id, error)
+
+    async def _expire_unwatched(self, interaction: Interaction, scope: int, state: State) -> None:
+        """A click on a board that lapsed while memory did not hold it (after a restart):
+        show it expired, and announce the game's end once, however many clicks race here."""
+        message = interaction.message
+        assert message is not None
+        first = self.store.end_unclaimed(scope, message.id)
+        try:
+            await update_message(interaction, render.render_expired(state, self.bot_id))
+        finally:
+            if first and isinstance(state, Game):
+                ended_at = _sent_at(interaction.id)
+                where = _where(interaction)
+                self._announce(message.id, state.expire(), ended_at, interaction.guild_id, *where)
+
+    def _announce(
+        self,
+        message_id: int,
+        game: Game,
+        ended_at: float,
+        guild_id: int | None,
+        place: str,
+        user_installed: bool,
+    ) -> None:
+        """Tell whoever listens (`on_game_finished`) that the game of this board has ended:
+        after the click's answer, once per game; no I/O (discord.py runs each listener as a
+        task of its own)."""
+        finished = FinishedGame(message_id, game, ended_at, guild_id, Place(place), user_installed)
+        self.bot.dispatch("game_finished", finished)
 
     def _webhook(self, live: Live) -> discord.Webhook:
         assert self.bot.application_id is not None
@@ -611,6 +674,17 @@ def _release(interaction: Interaction) -> None:
     """
     if hasattr(interaction, "_cs_response"):  # set once `response` was first used
         delattr(interaction, "_cs_response")
+
+
+def _where(interaction: Interaction) -> tuple[str, bool]:
+    """Where a game is played, as Live keeps it: a Place's value, and whether the bot was
+    reached through a user's install rather than the server's."""
+    user_installed = not interaction.is_guild_integration() and interaction.is_user_integration()
+    if interaction.guild_id is not None:
+        return Place.SERVER.value, user_installed
+    channel_type = getattr(interaction.channel, "type", None)
+    place = Place.GROUP_DM if channel_type is discord.ChannelType.group else Place.DM
+    return place.value, user_installed
 
 
 def _channel_id(interaction: Interaction) -> int:

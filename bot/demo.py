@@ -20,9 +20,13 @@ import tempfile
 import webbrowser
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .client import TicTacToeBot
+from .records.cog import GameWriter
+from .records.model import Records
+from .records.startup import start_records
 from .settings import DEFAULT_GAME_TIMEOUT_SECONDS, Settings
 
 if TYPE_CHECKING:
@@ -70,7 +74,10 @@ with quiet_simulation_logs():
 
 BOT_NAME = "Tic-Tac-Toe"
 CHANNEL_NAME = "tic-tac-toe"
-CHANNEL_TOPIC = "Type /tictactoe to play. Switch “Viewing as” to play as your friend."
+CHANNEL_TOPIC = (
+    "Type /tictactoe to play, /stats and /leaderboard to see the scores. "
+    "Switch “Viewing as” to play as your friend."
+)
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
 DEMO_TOKEN = "demo-no-token"  # SimCord never checks it; it only has to be non-empty
 # How often the demo looks for changes the bot made on its own (a game or challenge that
@@ -108,11 +115,24 @@ class DemoBot(TicTacToeBot):
 
 
 def make_demo_bot(
-    rng: random.Random | None = None, *, game_timeout_seconds: int = DEFAULT_GAME_TIMEOUT_SECONDS
+    rng: random.Random | None = None,
+    *,
+    game_timeout_seconds: int = DEFAULT_GAME_TIMEOUT_SECONDS,
+    records: Records | None = None,
+    writer: GameWriter | None = None,
 ) -> TicTacToeBot:
-    """The real bot with demo settings."""
+    """The real bot with demo settings (recording games when given `records` and `writer`)."""
     settings = Settings(token=DEMO_TOKEN, game_timeout_seconds=game_timeout_seconds)
-    return DemoBot(settings, rng=rng)
+    return DemoBot(settings, rng=rng, records=records, writer=writer)
+
+
+async def make_recording_demo_bot(scratch: Path, rng: random.Random | None = None) -> TicTacToeBot:
+    """The demo bot, recording games into a SQLite file in `scratch` (a temporary directory),
+    so that /stats and /leaderboard can be tried."""
+    records, writer = await start_records(
+        f"sqlite+aiosqlite:///{scratch / 'records.db'}", scratch / "records-spool.jsonl"
+    )
+    return make_demo_bot(rng, records=records, writer=writer)
 
 
 async def setup_world(env: simcord.Env) -> DemoWorld:
@@ -164,29 +184,42 @@ def _ensure_visible_logging() -> None:
 
 async def _serve(port: int, open_browser: bool) -> int:
     stopping = asyncio.Event()
-    with _stop_on_signals(stopping), _scratch_temp_dir():
-        # check_errors=False: the bot logs its own errors, and one must not end the demo.
-        async with simcord.run(make_demo_bot(), check_errors=False) as env:
-            world = await setup_world(env)
-            preview = open_preview(world, port=port)
+    with _stop_on_signals(stopping), _scratch_temp_dir() as scratch:
+        bot = await make_recording_demo_bot(scratch)
+        try:
+            code = await _serve_bot(bot, stopping, port, open_browser)
+        finally:
+            # SimCord detaches the bot without closing it: its records are closed here.
+            await bot.close_records()
+    if code == 0:
+        log.info("Demo stopped")
+    return code
+
+
+async def _serve_bot(
+    bot: TicTacToeBot, stopping: asyncio.Event, port: int, open_browser: bool
+) -> int:
+    # check_errors=False: the bot logs its own errors, and one must not end the demo.
+    async with simcord.run(bot, check_errors=False) as env:
+        world = await setup_world(env)
+        preview = open_preview(world, port=port)
+        try:
+            await preview.__aenter__()
+        except simcord.SetupError as error:
+            log.error("Cannot serve the demo: %s", _bind_failure(error, port))
+            return 1
+        try:
+            log.info("Demo running: open %s in a browser (Ctrl-C stops it)", preview.url)
+            if open_browser:
+                _open_in_browser(preview.url)
+            sync = asyncio.create_task(PageSync(env, preview).run())
             try:
-                await preview.__aenter__()
-            except simcord.SetupError as error:
-                log.error("Cannot serve the demo: %s", _bind_failure(error, port))
-                return 1
-            try:
-                log.info("Demo running: open %s in a browser (Ctrl-C stops it)", preview.url)
-                if open_browser:
-                    _open_in_browser(preview.url)
-                sync = asyncio.create_task(PageSync(env, preview).run())
-                try:
-                    await _wait_for_stop(stopping, preview)
-                finally:
-                    sync.cancel()
-                    await asyncio.gather(sync, return_exceptions=True)
+                await _wait_for_stop(stopping, preview)
             finally:
-                await preview.close()
-    log.info("Demo stopped")
+                sync.cancel()
+                await asyncio.gather(sync, return_exceptions=True)
+        finally:
+            await preview.close()
     return 0
 
 
@@ -216,14 +249,15 @@ def _stop_on_signals(stopping: asyncio.Event) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _scratch_temp_dir() -> Iterator[None]:
+def _scratch_temp_dir() -> Iterator[Path]:
     # SimCord keeps the world in memory; whatever it or a library spools to disk (media
-    # conversion, captures) lands in a directory of our own, removed when the demo ends.
+    # conversion, captures), and the demo's records, land in a directory of our own, removed
+    # when the demo ends.
     previous = tempfile.tempdir
     with tempfile.TemporaryDirectory(prefix="tictactoe-demo-") as scratch:
         tempfile.tempdir = scratch
         try:
-            yield
+            yield Path(scratch)
         finally:
             tempfile.tempdir = previous
 

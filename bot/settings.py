@@ -11,7 +11,10 @@ import textwrap
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TypeVar
+
+from .records.url import UnsupportedDatabaseError, parse_url
 
 DEFAULT_GAME_TIMEOUT_SECONDS = 600
 # An interaction token lasts 15 minutes; the idle timeout edits the board with the last one.
@@ -19,6 +22,9 @@ MAX_GAME_TIMEOUT_SECONDS = 840
 MIN_GAME_TIMEOUT_SECONDS = 30
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_LOG_LEVEL = "INFO"
+DEFAULT_DATA_DIR = "data"
+RECORDS_FILE = "records.db"  # the SQLite database's name in DATA_DIR
+SPOOL_FILE = "records-spool.jsonl"  # games waiting for the database, in DATA_DIR
 
 _T = TypeVar("_T")
 
@@ -67,6 +73,23 @@ SETTINGS: tuple[SettingInfo, ...] = (
         DEFAULT_LOG_LEVEL,
         f"{', '.join(LOG_LEVELS[:-1])} or {LOG_LEVELS[-1]}.",
     ),
+    SettingInfo(
+        "DATA_DIR",
+        DEFAULT_DATA_DIR,
+        "The directory for the bot's files, relative to where it starts: the SQLite database "
+        f"of recorded games ({RECORDS_FILE}, unless DATABASE_URL points elsewhere) and the "
+        f"spool of games waiting for the database ({SPOOL_FILE}). Keep it on a disk that "
+        "lasts (a Docker volume), and give each bot process its own.",
+    ),
+    SettingInfo(
+        "DATABASE_URL",
+        "",
+        "Where finished games are recorded, as an SQLAlchemy URL: "
+        "sqlite+aiosqlite:///path/to/records.db, or "
+        "postgresql+asyncpg://user:password@host:5432/database for a host whose disk is "
+        "wiped on deploy or for several bot processes sharing one database. Leave it empty "
+        f"for SQLite in DATA_DIR/{RECORDS_FILE}. The bot never logs the password.",
+    ),
 )
 
 
@@ -92,6 +115,10 @@ class Settings:
     guild_id: int | None = None
     game_timeout_seconds: int = DEFAULT_GAME_TIMEOUT_SECONDS
     log_level: str = "INFO"
+    data_dir: Path = Path(DEFAULT_DATA_DIR)
+    database_url: str = field(
+        default="", repr=False
+    )  # "" for SQLite in data_dir; may hold a password
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Settings:
@@ -113,6 +140,8 @@ class Settings:
         guild_id = check(_guild_id, None)
         game_timeout_seconds = check(_game_timeout_seconds, DEFAULT_GAME_TIMEOUT_SECONDS)
         log_level = check(log_level_from_env, DEFAULT_LOG_LEVEL)
+        data_dir = check(_data_dir, Path(DEFAULT_DATA_DIR))
+        database_url = check(_database_url, "")
         if problems:
             error_type = MissingTokenError if MISSING_TOKEN_HELP in problems else SettingsError
             raise error_type(*problems)
@@ -121,11 +150,22 @@ class Settings:
             guild_id=guild_id,
             game_timeout_seconds=game_timeout_seconds,
             log_level=log_level,
+            data_dir=data_dir,
+            database_url=database_url,
         )
 
     @property
     def logging_level(self) -> int:
         return logging.getLevelNamesMapping()[self.log_level]
+
+    @property
+    def records_url(self) -> str:
+        """The records database: DATABASE_URL, or the SQLite file in DATA_DIR."""
+        return self.database_url or f"sqlite+aiosqlite:///{self.data_dir / RECORDS_FILE}"
+
+    @property
+    def spool_path(self) -> Path:
+        return self.data_dir / SPOOL_FILE
 
 
 def log_level_from_env(environ: Mapping[str, str]) -> str:
@@ -196,6 +236,26 @@ def _game_timeout_seconds(environ: Mapping[str, str]) -> int:
             f"{name} must be a whole number of seconds from {minimum} to {maximum}, not {raw!r}"
         )
     return value
+
+
+def _data_dir(environ: Mapping[str, str]) -> Path:
+    raw = environ.get("DATA_DIR", "").strip()
+    path = Path(raw or DEFAULT_DATA_DIR)
+    if path.exists() and not path.is_dir():
+        raise SettingsError(f"DATA_DIR must be a directory, and {raw!r} is a file")
+    return path
+
+
+def _database_url(environ: Mapping[str, str]) -> str:
+    raw = environ.get("DATABASE_URL", "").strip()
+    if not raw:
+        return ""
+    try:
+        parse_url(raw)
+    except UnsupportedDatabaseError as error:
+        # The message names the driver at most, never the URL: it may hold a password.
+        raise SettingsError(str(error)) from None
+    return raw
 
 
 def describe_settings(width: int = 100) -> str:

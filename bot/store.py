@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from typing import Any
 
 from .domain.policy import Live
 
@@ -18,8 +19,7 @@ class GameStore:
     """At most one entry per channel; each has a deadline after which it lapses."""
 
     def __init__(self) -> None:
-        self._entries: dict[int, tuple[int | None, str, str | None, str | None, float, int | None]]
-        self._entries = {}
+        self._entries: dict[int, tuple[Any, ...]] = {}  # Live's fields
         # (deadline, channel) once per entry; an entry whose deadline moved later is pushed
         # again when its old record comes up, so the heap never holds more than the entries.
         self._deadlines: list[tuple[float, int]] = []
@@ -45,11 +45,13 @@ class GameStore:
         if current != expected:  # a Live is a tuple: equal entries compare equal
             return False
         if new is None:
+            if current is None:
+                return True  # nothing held: nothing to free
             del self._entries[channel_id]
-            if current is not None and current[0] is not None:
+            if current[0] is not None:
                 self._ended[channel_id] = current[0]
             return True
-        self._entries[channel_id] = tuple(new)  # type: ignore[assignment]
+        self._entries[channel_id] = tuple(new)
         if new.deadline < self._scheduled.get(channel_id, math.inf):
             self._schedule(channel_id, new.deadline)
         return True
@@ -57,6 +59,21 @@ class GameStore:
     def _schedule(self, channel_id: int, deadline: float) -> None:
         self._scheduled[channel_id] = deadline
         heapq.heappush(self._deadlines, (deadline, channel_id))
+
+    def end_unclaimed(self, channel_id: int, message_id: int) -> bool:
+        """Record that the game of `message_id`, which memory did not hold (a board from before
+        a restart), has ended; False if a game is live in the channel or that one ended already.
+        Clicks still in flight on it then see it as ended (Seen.has_ended)."""
+        if channel_id in self._entries or self._ended.get(channel_id) == message_id:
+            return False
+        self._ended[channel_id] = message_id
+        return True
+
+    def reopen(self, channel_id: int, message_id: int) -> None:
+        """Undo end_unclaimed: the edit that ended that game was refused, so its board still
+        shows it on."""
+        if self._ended.get(channel_id) == message_id:
+            del self._ended[channel_id]
 
     def has_ended(self, channel_id: int, message_id: int) -> bool:
         return self._ended.get(channel_id) == message_id

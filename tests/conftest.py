@@ -1,3 +1,4 @@
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -5,6 +6,8 @@ import pytest
 import simcord.interactions
 from bot_helpers import make_bot, payload_problems, sent_messages
 from simcord import Env
+
+from tests.support.postgres import start_or_skip
 
 
 @pytest.fixture
@@ -81,3 +84,28 @@ def payload_fields(monkeypatch):
 
     monkeypatch.setattr(simcord.interactions, "base_payload", with_overlay)
     return overlays
+
+
+# Records storage: the same tests on a real SQLite file and a real PostgreSQL server.
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One PostgreSQL server for the whole run (each test gets its own database in it)."""
+    server = start_or_skip()
+    yield server
+    server.destroy()
+
+
+@pytest.fixture
+def postgres_url(postgres_server):
+    with postgres_server.database(f"test_{uuid.uuid4().hex[:16]}") as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """A fresh, empty records database on each backend."""
+    if request.param == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'records.db'}"
+    return request.getfixturevalue("postgres_url")

@@ -10,14 +10,16 @@ import socket
 import sys
 import urllib.request
 
+import discord
 import pytest
+from bot_helpers import click_cell, click_label, resign, text
 
 from bot.demo import (
     BOT_NAME,
     CHANNEL_NAME,
     RUN_FOR_REAL,
     PageSync,
-    make_demo_bot,
+    make_recording_demo_bot,
     open_preview,
     run_demo,
 )
@@ -26,8 +28,11 @@ from tests.support.demo import REPO_ROOT, START_TIMEOUT, running_demo
 
 
 @pytest.fixture
-def simcord_bot():
-    return make_demo_bot(random.Random(0))
+async def simcord_bot(tmp_path):
+    """The demo's bot, recording into a SQLite file in a temporary directory as the demo does."""
+    bot = await make_recording_demo_bot(tmp_path, random.Random(0))
+    yield bot
+    await bot.close_records()
 
 
 def errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
@@ -41,7 +46,33 @@ async def test_the_demo_world_has_the_bot_a_channel_and_three_people(simcord_env
     assert world.channel.name == CHANNEL_NAME
     assert [viewer.name for viewer in world.viewers] == ["you", "friend", "stranger"]
     for member in world.viewers:
-        assert "tictactoe" in member.available_commands(world.channel)
+        commands = member.available_commands(world.channel)
+        assert {"tictactoe", "stats", "leaderboard", "forget-me"} <= set(commands)
+
+
+async def test_the_demo_records_games_for_stats_and_the_leaderboard(simcord_env, tmp_path):
+    world = await setup_demo_world(simcord_env)
+    you, friend, channel = world.you, world.friend, world.channel
+
+    def last() -> discord.Message:
+        message = channel.last_message
+        assert message is not None
+        return message
+
+    await you.slash(channel, "tictactoe", opponent=friend)
+    await click_label(friend, last(), "Accept")
+    await click_cell(you, last(), (1, 1))
+    await click_cell(friend, last(), (0, 0))
+    await resign(friend, last())
+    assert await simcord_env.bot.writer.flush()
+
+    stats = await you.slash(channel, "stats")
+    assert stats.response is not None
+    assert "**Against people:** 1 win · 0 draws · 0 losses" in text(stats.response.message)
+    board = await friend.slash(channel, "leaderboard", public=True)
+    assert not board.ephemeral
+    assert f"**1.** {you.mention} · 1,662?" in text(last())
+    assert (tmp_path / "records.db").stat().st_size > 0
 
 
 async def test_page_sync_refreshes_only_for_changes_no_action_published(simcord_env):

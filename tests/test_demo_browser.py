@@ -95,6 +95,44 @@ def test_play_a_move_in_the_browser(
     assert b"Traceback" not in stderr
 
 
+def test_stats_and_the_leaderboard_from_the_composer(
+    chromium: str, demo: tuple[subprocess.Popen[bytes], str]
+) -> None:
+    process, url = demo
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 720})
+            page.set_default_timeout(ACTION_TIMEOUT)
+            page.goto(url)
+            composer = page.locator("#channel-composer-input")
+
+            # /stats public:true, its boolean option picked as a person would.
+            composer.fill("/stats")
+            page.locator(".command-entry", has_text="/stats").click()
+            page.locator(".command-suggestion[data-value=public]").click()
+            page.locator(".command-suggestion[data-value=true]").click()
+            page.locator("#send-message").click()
+            stats = page.locator(".channel-message", has_text="Tic-Tac-Toe stats").last
+            expect(stats).to_contain_text("No recorded games yet.")
+
+            composer.fill("/leaderboard")
+            page.locator(".command-entry", has_text="/leaderboard").click()
+            page.locator("#send-message").click()
+            board = page.locator(".channel-message", has_text="Leaderboard: ratings").last
+            expect(board).to_contain_text("Players of this server")
+            board.locator(".component-button", has_text="Against me").click()
+            switched = page.locator(".channel-message", has_text="Leaderboard: against me").last
+            expect(switched).to_contain_text("Nobody has played me here yet.")
+        finally:
+            browser.close()
+
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=START_TIMEOUT)
+    assert process.returncode == 0, stderr.decode()
+    assert b"Traceback" not in stderr
+
+
 # A game played to its end, and a private answer seen after switching who views the page.
 SCREENSHOT_STATES = ("05-you-win", "08-wrong-turn")
 

@@ -205,8 +205,8 @@ async def test_sigterm_closes_the_bot_cleanly_with_exit_0(tmp_path):
     text = started + output.decode()
     assert process.returncode == 0, text
     assert "Traceback" not in text
-    # /tictactoe and the member menu's "Challenge to Tic-Tac-Toe"
-    assert "Synced 2 command(s) to all servers" in text
+    # /tictactoe, /stats, /leaderboard, /forget-me and the member menu's "Challenge to Tic-Tac-Toe"
+    assert "Synced 5 command(s) to all servers" in text
     assert f"client_id={APP_ID}" in text
     # both install links: to a server (bot + commands) and to a user's account
     assert "scope=bot+applications.commands" in text

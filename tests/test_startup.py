@@ -35,14 +35,22 @@ REPO = Path(__file__).resolve().parent.parent
 SECRET = "MTIzNDU2Nzg5MDEyMzQ1Njc4.secret-token-value"
 
 
-SETTING_NAMES = ["DISCORD_TOKEN", "DISCORD_GUILD_ID", "GAME_TIMEOUT_SECONDS", "LOG_LEVEL"]
+SETTING_NAMES = [
+    "DISCORD_TOKEN",
+    "DISCORD_GUILD_ID",
+    "GAME_TIMEOUT_SECONDS",
+    "LOG_LEVEL",
+    "DATA_DIR",
+    "DATABASE_URL",
+]
+SETTING_PREFIXES = ("DISCORD_", "GAME_", "LOG_", "DATA_DIR", "DATABASE_")
 ANSI = "\x1b["
 
 
 def run_bot(tmp_path: Path, env: dict[str, str], dotenv: str | None = None, args: tuple = ()):
     if dotenv is not None:
         (tmp_path / ".env").write_text(dotenv)
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GAME_", "LOG_"))}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(SETTING_PREFIXES)}
     clean["PYTHONPATH"] = str(REPO)
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
@@ -93,6 +101,43 @@ def test_an_invalid_setting_is_named(tmp_path, name, value):
     result = run_bot(tmp_path, {"DISCORD_TOKEN": SECRET, name: value})
     assert result.returncode == 2
     assert_one_line_error(result, name, repr(value))
+
+
+@pytest.mark.parametrize(
+    ("value", "fragment"),
+    [
+        ("sqlite:///games.db", "start it with sqlite+aiosqlite://"),
+        ("postgresql://bot:hunter2@db.example/games", "start it with postgresql+asyncpg://"),
+        ("postgres://bot:hunter2@db.example/games", "start it with postgresql+asyncpg://"),
+        ("postgresql+psycopg2://bot:hunter2@db/games", "start it with postgresql+asyncpg://"),
+        ("mysql+aiomysql://bot:hunter2@db/games", "SQLite or PostgreSQL"),
+        ("games.db", "not a database URL"),
+    ],
+)
+def test_an_unusable_database_url_says_what_to_write_and_never_shows_it(tmp_path, value, fragment):
+    result = run_bot(tmp_path, {"DISCORD_TOKEN": SECRET, "DATABASE_URL": value})
+    assert_one_line_error(result, "DATABASE_URL", fragment)
+    assert "hunter2" not in result.stderr
+
+
+def test_a_data_dir_that_is_a_file_is_refused(tmp_path):
+    (tmp_path / "data").write_text("not a directory")
+    result = run_bot(tmp_path, {"DISCORD_TOKEN": SECRET, "DATA_DIR": "data"})
+    assert_one_line_error(result, "DATA_DIR", "'data'", "directory")
+
+
+def test_records_go_to_sqlite_in_the_data_dir_unless_database_url_says_otherwise():
+    default = Settings.from_env({"DISCORD_TOKEN": "abc"})
+    assert default.records_url == "sqlite+aiosqlite:///data/records.db"
+    assert default.spool_path == Path("data/records-spool.jsonl")
+    moved = Settings.from_env({"DISCORD_TOKEN": "abc", "DATA_DIR": "/var/lib/tictactoe"})
+    assert moved.records_url == "sqlite+aiosqlite:////var/lib/tictactoe/records.db"
+    assert moved.spool_path == Path("/var/lib/tictactoe/records-spool.jsonl")
+    url = "postgresql+asyncpg://bot:hunter2@db.example:5432/games"
+    shared = Settings.from_env({"DISCORD_TOKEN": "abc", "DATABASE_URL": f" {url} "})
+    assert shared.records_url == url
+    assert shared.spool_path == Path("data/records-spool.jsonl")
+    assert "hunter2" not in repr(shared)
 
 
 def test_settings_are_read_from_a_dotenv_file(tmp_path):
@@ -277,7 +322,7 @@ def test_the_normal_path_never_imports_simcord(tmp_path):
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('simcord', 'bot'))\n"
         "print(' '.join(loaded))\n"
     )
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GAME_", "LOG_"))}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(SETTING_PREFIXES)}
     env = {**clean, "PYTHONPATH": str(REPO), "DISCORD_TOKEN": SECRET, "LOG_LEVEL": "LOUD"}
     result = subprocess.run(
         [sys.executable, "-c", probe],

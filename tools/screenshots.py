@@ -18,6 +18,7 @@ import asyncio
 import logging
 import random
 import sys
+import tempfile
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +29,17 @@ import simcord
 
 import tictactoe as ttt
 from bot.client import TicTacToeBot
-from bot.demo import DemoWorld, make_demo_bot, open_preview, quiet_simulation_logs, setup_world
+from bot.demo import (
+    DemoWorld,
+    make_recording_demo_bot,
+    open_preview,
+    quiet_simulation_logs,
+    setup_world,
+)
+from bot.domain.finished import FinishedGame, Place
+from bot.domain.game import AI, Game
+from bot.records.model import GameRecord
+from bot.records.storage import Storage
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, ViewportSize
@@ -59,7 +70,8 @@ MARKS = {"X": ttt.X, "O": ttt.O, "❌": ttt.X, "⭕": ttt.O}
 # A blank cell still needs a label on Discord: spaces or an invisible character.
 BLANK = " \t\u200b\u2800\u3164"
 
-Scenario = Callable[[DemoWorld], Awaitable["MemberActor"]]
+# A scenario returns whose screen to capture, or that member and the channel to show (a DM).
+Scenario = Callable[[DemoWorld], Awaitable["MemberActor | tuple[MemberActor, Any]"]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,18 +80,21 @@ class State:
     description: str
     scenario: Scenario
     seed: int  # the bot's random choices; fixed, so every run shows the same game
+    database_down: bool = False  # the records database answers nothing
 
 
 STATES: list[State] = []
 
 
-def state(name: str, description: str, *, seed: int = 0) -> Callable[[Scenario], Scenario]:
+def state(
+    name: str, description: str, *, seed: int = 0, database_down: bool = False
+) -> Callable[[Scenario], Scenario]:
     """Register a scenario; states are captured in the order they are declared."""
 
     def register(scenario: Scenario) -> Scenario:
         if any(existing.name == name for existing in STATES):
             raise ValueError(f"two states are called {name!r}")
-        STATES.append(State(name, description, scenario, seed))
+        STATES.append(State(name, description, scenario, seed, database_down))
         return scenario
 
     return register
@@ -345,19 +360,202 @@ async def resigned(world: DemoWorld) -> MemberActor:
     return world.you
 
 
+# ---------------------------------------------------------------- records
+
+# The server's other regulars, for a leaderboard with more than one page.
+REGULARS = ("Ada", "Ben", "Chloé", "Dev", "Emil", "Fatima", "Goran", "Hana", "Ivo", "Jun", "Kai")
+X_WINS, O_WINS = (0, 3, 1, 4, 2), (3, 0, 4, 1, 8, 2)  # the top row, for X and for O
+DRAW = (0, 1, 2, 4, 3, 5, 7, 6, 8)
+DAY = 86_400
+
+
+async def seed_history(world: DemoWorld, *, your_games: int = 40) -> list[MemberActor]:
+    """A server where people have played for weeks: you (a settled rating), eleven regulars,
+    games against the bot; your friend has played once. Returns the regulars."""
+    env = world.env
+    regulars = [
+        world.guild.add_member(env.create_user(name.lower(), global_name=name)) for name in REGULARS
+    ]
+    strength = {member.id: rank for rank, member in enumerate([world.you, *regulars])}
+    rng = random.Random(16)
+    now = env.now().timestamp()
+    games: list[GameRecord] = []
+
+    def add(x: int, o: int, moves: tuple[int, ...], level: str | None = None) -> None:
+        ended = now - DAY * 30 + len(games) * 3_000
+        game_id = ((int(ended * 1000) - discord.utils.DISCORD_EPOCH) << 22) + len(games)
+        game = Game.from_moves(x, o, level, moves)
+        finished = FinishedGame(game_id, game, ended, world.guild.id, Place.SERVER, False)
+        games.append(GameRecord.from_finished(finished))
+
+    for _ in range(your_games):
+        opponent = rng.choice(regulars)
+        stronger = strength[world.you.id] < strength[opponent.id]
+        you_win = rng.random() < (0.75 if stronger else 0.35)
+        add(world.you.id, opponent.id, X_WINS if you_win else O_WINS)
+    for _ in range(90):
+        a, b = rng.sample(regulars, 2)
+        first_wins = (strength[a.id] < strength[b.id]) == (rng.random() < 0.7)
+        add(a.id, b.id, rng.choice((X_WINS, X_WINS, DRAW)) if first_wins else O_WINS)
+    for member in [world.you, *regulars]:
+        for _ in range(rng.randrange(1, 6)):
+            add(member.id, AI, DRAW, "impossible")  # an unbeaten run against Impossible
+        for _ in range(rng.randrange(0, 4)):
+            add(member.id, AI, X_WINS, "hard")
+    add(world.friend.id, world.you.id, X_WINS)
+    bot = env.bot
+    assert isinstance(bot, TicTacToeBot)
+    assert bot.records is not None
+    await bot.records.record(games)
+    return regulars
+
+
+async def recorded(world: DemoWorld) -> None:
+    """Wait until the games played in the scenario are in the database."""
+    bot = world.env.bot
+    assert isinstance(bot, TicTacToeBot)
+    assert bot.writer is not None
+    reached(await bot.writer.flush(), "the games were recorded")
+
+
+async def beat_friend(world: DemoWorld) -> None:
+    """You challenge your friend and win along the top row."""
+    await tictactoe(world.you, world, opponent=world.friend)
+    await click_button(world.friend, world.channel.history()[-1], "accept")
+    for cell, player in (((0, 0), world.you), ((1, 0), world.friend), ((0, 1), world.you)):
+        await play(player, world, cell)
+    await play(world.friend, world, (1, 1))
+    await play(world.you, world, (0, 2))
+    await recorded(world)
+
+
+def last_seen_by(world: DemoWorld, viewer: MemberActor) -> discord.Message:
+    return world.channel.history(viewer=viewer)[-1]
+
+
+@state("17-stats", "/stats: your results, streak, rating and rank, and your last games")
+async def stats(world: DemoWorld) -> MemberActor:
+    await seed_history(world)
+    await beat_friend(world)
+    result = await world.you.slash(world.channel, "stats")
+    reached(result.ephemeral, "a private answer")
+    return world.you
+
+
+@state("18-stats-public", "/stats public:True: your stats shown to the channel, nobody pinged")
+async def stats_public(world: DemoWorld) -> MemberActor:
+    await seed_history(world)
+    await beat_friend(world)
+    result = await world.you.slash(world.channel, "stats", public=True)
+    reached(not result.ephemeral, "a public answer")
+    return world.friend
+
+
+@state("19-stats-provisional", "Your friend's stats after two games: the rating is provisional")
+async def stats_provisional(world: DemoWorld) -> MemberActor:
+    await seed_history(world)
+    await beat_friend(world)
+    await world.friend.slash(world.channel, "stats")
+    return world.friend
+
+
+@state("20-stats-review", "Review 1 under your stats: the stored game, move by move")
+async def stats_review(world: DemoWorld) -> MemberActor:
+    await beat_friend(world)
+    result = await world.you.slash(world.channel, "stats")
+    reached(result.ephemeral, "a private answer")
+    await click_button(world.you, last_seen_by(world, world.you), "review 1")
+    return world.you
+
+
+@state("21-leaderboard", "/leaderboard: this server's players by rating, ten a page")
+async def leaderboard(world: DemoWorld) -> MemberActor:
+    await seed_history(world)
+    await world.you.slash(world.channel, "leaderboard")
+    return world.you
+
+
+@state("22-leaderboard-bot", "Against me: longest unbeaten run against Impossible, wins on Hard")
+async def leaderboard_bot(world: DemoWorld) -> MemberActor:
+    await seed_history(world)
+    await world.you.slash(world.channel, "leaderboard")
+    await click_button(world.you, last_seen_by(world, world.you), "against me")
+    return world.you
+
+
+@state("23-leaderboard-page-2", "Next: the second page of the ratings")
+async def leaderboard_page_2(world: DemoWorld) -> MemberActor:
+    await seed_history(world)
+    await world.you.slash(world.channel, "leaderboard")
+    await click_button(world.you, last_seen_by(world, world.you), "next")
+    return world.you
+
+
+@state("24-leaderboard-dm", "/leaderboard in a DM with the bot: everyone's, everywhere")
+async def leaderboard_dm(world: DemoWorld) -> tuple[MemberActor, Any]:
+    await seed_history(world)
+    # Dana shares the server with the players, so her Discord shows their names.
+    user = world.env.create_user("dana", global_name="Dana")
+    world.guild.add_member(user)
+    await user.slash("leaderboard")
+    return user, user.dm_channel  # type: ignore[return-value]
+
+
+@state("25-forget-question", "/forget-me: a private question before anything is deleted")
+async def forget_question(world: DemoWorld) -> MemberActor:
+    await beat_friend(world)
+    await world.you.slash(world.channel, "forget-me")
+    return world.you
+
+
+@state("26-forgotten", "Confirmed: your stats and rating are gone; your friend keeps theirs")
+async def forgotten(world: DemoWorld) -> MemberActor:
+    await beat_friend(world)
+    await world.you.slash(world.channel, "forget-me")
+    await click_button(world.you, last_seen_by(world, world.you), "delete my data")
+    return world.you
+
+
+@state(
+    "27-stats-unavailable",
+    "/stats while the database does not answer: one private sentence; games go on",
+    database_down=True,
+)
+async def stats_unavailable(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, difficulty="impossible")
+    await play_out(world.you, world, first_empty)  # the game ends as always
+    await world.you.slash(world.channel, "stats")
+    return world.you
+
+
 # ---------------------------------------------------------------- capturing
 
 
 async def capture_state(browser: Browser, item: State, out_dir: Path) -> Path:
-    """Run one state's scenario in a fresh world and write its PNG."""
+    """Run one state's scenario in a fresh world (recording into a fresh database, as the
+    demo does) and write its PNG."""
     path = out_dir / f"{item.name}.png"
-    bot = make_demo_bot(random.Random(item.seed))
-    async with simcord.run(bot) as env:
-        world = await setup_world(env)
-        async with open_preview(world) as preview:
-            viewer = await item.scenario(world)
-            await preview.refresh()  # publish what the scenario did
-            await screenshot(browser, preview, viewer, path)
+    with tempfile.TemporaryDirectory(prefix="tictactoe-shot-") as scratch:
+        bot = await make_recording_demo_bot(Path(scratch), random.Random(item.seed))
+        if item.database_down:
+            assert bot.records is not None
+            await bot.records.close()
+            broken = Path(scratch) / "not-a-database.db"
+            broken.write_bytes(b"not a database" * 100)
+            bot.records = Storage(f"sqlite+aiosqlite:///{broken}")
+        try:
+            async with simcord.run(bot) as env:
+                world = await setup_world(env)
+                shown = await item.scenario(world)
+                if isinstance(shown, tuple):  # another channel than the server's: a DM
+                    viewer, channel = shown
+                    preview = env.preview(channel, viewers=(viewer,), layout="channel")
+                else:
+                    viewer, preview = shown, open_preview(world)
+                async with preview:
+                    await screenshot(browser, preview, viewer, path)
+        finally:
+            await bot.close_records()
     return path
 
 
@@ -384,6 +582,11 @@ async def screenshot(browser: Browser, preview: Preview, viewer: MemberActor, pa
                 arg=viewer_id,
             )
         await page.evaluate("() => document.fonts.ready")
+        # As Discord opens a channel: at its latest message.
+        await page.evaluate(
+            "() => { const t = document.getElementById('channel-timeline');"
+            " if (t) t.scrollTop = t.scrollHeight; }"
+        )
         await page.locator(CHANNEL_AREA).screenshot(path=path, animations="disabled", caret="hide")
     finally:
         await context.close()

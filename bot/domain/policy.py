@@ -13,6 +13,7 @@ from enum import Enum, auto
 from typing import NamedTuple
 
 from .codec import Click, Verb
+from .finished import Place
 from .game import AI, Challenge, Game, GameError, State
 
 CHALLENGE_SECONDS = 60
@@ -30,6 +31,15 @@ class Live(NamedTuple):
     token: str | None
     deadline: float  # monotonic seconds when the game or challenge lapses
     guild_id: int | None  # for links to the message
+    # Where the game is played, for announcing its end when no click ends it (an expiry):
+    # a Place's plain string value, so that the garbage collector does not track the entry.
+    place: str = Place.SERVER.value
+    user_installed: bool = False
+
+    @property
+    def where(self) -> tuple[int | None, str, bool]:
+        """Server, place and install, as the game's end is announced with them."""
+        return self.guild_id, self.place, self.user_installed
 
 
 class Seen(NamedTuple):

@@ -11,7 +11,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Generic, Protocol, TypeVar
 
-from ..domain.finished import Place
+from ..domain.finished import FinishedGame, Place
+from ..domain.game import Ending
+
+# Discord's epoch: a snowflake (the board message's id) holds the milliseconds since it.
+DISCORD_EPOCH_MS = 1_420_070_400_000
 
 BOT_PLAYER = 0  # the player id that stands for the bot, as in bot.domain.game.AI
 LEVELS = ("easy", "medium", "hard", "impossible")
@@ -47,6 +51,60 @@ class GameRecord:
     place: Place
     user_installed: bool
     locale: str  # the board's language
+
+    @classmethod
+    def from_finished(cls, finished: FinishedGame) -> GameRecord:
+        """The record of a game that has just ended.
+
+        - Three in a row wins; a full board with no line is a draw; resigning loses.
+        - Expired: the player to move ran out of time and loses (against the bot that is
+          always the person, whose move it is whenever the board waits).
+        - A game abandoned (resigned or expired) before both sides moved is kept but counts for
+          nobody: `counted` is False and `winner` None. No tally, streak or rating sees it.
+        - It started when its board was posted: the time in the board message's snowflake.
+        """
+        game = finished.game
+        if not game.is_over:
+            raise ValueError("only a finished game is recorded")
+        flat = (*game.board[0], *game.board[1], *game.board[2])
+        if game.ending is Ending.EXPIRED:
+            finish = Finish.EXPIRED
+        elif game.ending is not None:
+            finish = Finish.RESIGNED
+        elif game.winner_mark is not None:
+            finish = Finish.LINE
+        else:
+            finish = Finish.FULL
+        both_moved = "X" in flat and "O" in flat
+        counted = finish in (Finish.LINE, Finish.FULL) or both_moved
+        if not counted:
+            winner = None
+        elif finish is Finish.EXPIRED:
+            winner = "O" if game.mark_to_move == "X" else "X"
+        else:
+            winner = game.winner_mark
+        return cls(
+            game_id=finished.game_id,
+            x_player=game.x_player,
+            o_player=game.o_player,
+            level=game.difficulty,
+            moves=game.moves,
+            board="".join(cell or "-" for cell in flat),
+            winner=winner,
+            finish=finish,
+            counted=counted,
+            started_at=snowflake_time(finished.game_id),
+            ended_at=finished.ended_at,
+            guild_id=finished.guild_id,
+            place=finished.place,
+            user_installed=finished.user_installed,
+            locale=game.locale,
+        )
+
+
+def snowflake_time(snowflake: int) -> float:
+    """When a Discord id was made, in unix seconds."""
+    return ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,302 @@
+"""Records: remembers finished games, and answers /stats, /leaderboard and /forget-me.
+
+The game cog announces each finished game (`on_game_finished`); this cog hands it to the
+writer, which stores it in the background: nothing here runs on a click's path, and a database
+that is down, slow or full never stops a game. The commands read the database, each within
+READ_TIMEOUT_SECONDS so that Discord's 3-second limit on an answer always holds: past it, or on
+a database error, the user gets one private sentence and the log one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+from sqlalchemy.exc import SQLAlchemyError
+
+from ..domain import render as game_render
+from ..domain.finished import FinishedGame
+from ..domain.render import Reply
+from ..ui import card_view, reply_view, update_message
+from . import buttons
+from . import render as records_render
+from .model import GameRecord, Records
+from .render import PER_PAGE, RATINGS, VS_BOT
+from .storage import RecordsError
+
+if TYPE_CHECKING:
+    from ..client import TicTacToeBot
+    from ..ui import Interaction
+
+log = logging.getLogger(__name__)
+
+# Discord wants an answer within 3 seconds of the interaction; the rest is the network's.
+READ_TIMEOUT_SECONDS = 2.0
+# What a database in trouble raises: SQLAlchemy's errors, the network's, a timeout, and the
+# storage's own (a database migrated by a newer bot, found on the first query that got through).
+DATABASE_ERRORS = (SQLAlchemyError, OSError, TimeoutError, RecordsError)
+
+# How long deleting a player's data waits for the games still queued to be written first.
+FORGET_FLUSH_SECONDS = 10.0
+
+T = TypeVar("T")
+
+
+class Unavailable(Exception):
+    """A database read failed or took too long; the user has been told."""
+
+
+class GameWriter(Protocol):
+    """What this cog needs of the background writer (bot.records.writer)."""
+
+    def submit(self, record: GameRecord) -> None: ...
+
+    async def flush(self, wait: float = ...) -> bool:
+        """True once nothing is pending; False if `wait` seconds passed first."""
+        ...
+
+    async def forget(self, user_id: int, wait: float = ...) -> int:
+        """Records.forget, after writing what is pending, and the player taken out of the
+        games still waiting; how many stored games named them."""
+        ...
+
+    async def close(self) -> int:
+        """Write or spool what is pending; how many games were left for the next start."""
+        ...
+
+
+class RecordsCog(commands.Cog, name="Records"):
+    def __init__(
+        self,
+        bot: TicTacToeBot,
+        records: Records,
+        writer: GameWriter,
+        *,
+        read_timeout: float = READ_TIMEOUT_SECONDS,
+    ) -> None:
+        self.bot = bot
+        self.records = records
+        self.writer = writer
+        self.read_timeout = read_timeout
+        self._reads_failing = False
+        # discord.py tries these buttons' pattern on every click (one regex match); a listener
+        # of every interaction would cost a click a task.
+        self.button = _button_class(self)
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(self.button)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(self.button)
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        command = interaction.command.name if interaction.command else "?"
+        log.error("/%s failed in channel %s", command, interaction.channel_id, exc_info=error)
+        await self._apologise(interaction)
+
+    # ------------------------------------------------------------------ recording
+
+    @commands.Cog.listener()
+    async def on_game_finished(self, finished: FinishedGame) -> None:
+        # Queued only: the writer batches, retries and spools; submit does no I/O.
+        self.writer.submit(GameRecord.from_finished(finished))
+
+    # ------------------------------------------------------------------ /stats
+
+    @app_commands.command(
+        name="stats", description=locale_str("Tic-tac-toe results, streaks, rating and games")
+    )
+    @app_commands.describe(
+        player=locale_str("Whose stats (yours if left empty)"),
+        public=locale_str("Show the answer to everyone here (only you see it otherwise)"),
+    )
+    async def stats(
+        self, interaction: Interaction, player: discord.User | None = None, public: bool = False
+    ) -> None:
+        locale = str(interaction.locale)
+        target = player or interaction.user
+        if target.bot:
+            await _tell(interaction, records_render.render_no_bot_stats(locale))
+            return
+        try:
+            found = await self._read(
+                interaction, self.records.stats(target.id, interaction.guild_id)
+            )
+        except Unavailable:
+            return  # answered, and logged once
+        card = records_render.render_stats(
+            found,
+            locale,
+            in_server=interaction.guild_id is not None,
+            with_games=target.id == interaction.user.id,
+        )
+        await interaction.response.send_message(
+            view=card_view(card),
+            ephemeral=not public,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    # ------------------------------------------------------------------ /leaderboard
+
+    @app_commands.command(
+        name="leaderboard", description=locale_str("The best tic-tac-toe players here")
+    )
+    @app_commands.describe(
+        public=locale_str("Show the answer to everyone here (only you see it otherwise)")
+    )
+    async def leaderboard(self, interaction: Interaction, public: bool = False) -> None:
+        try:
+            card = await self._board(interaction, RATINGS, 0)
+        except Unavailable:
+            return  # answered, and logged once
+        await interaction.response.send_message(
+            view=card_view(card),
+            ephemeral=not public,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def _board(self, interaction: Interaction, table: str, page: int) -> game_render.Card:
+        """A page of a leaderboard: this server's, or everyone's outside a server."""
+        guild_id, locale = interaction.guild_id, str(interaction.locale)
+        in_server = guild_id is not None
+        if table == VS_BOT:
+            bots = await self._read(interaction, self.records.bot_board(guild_id, page, PER_PAGE))
+            return records_render.render_bot_board(bots, locale, in_server=in_server)
+        ratings = await self._read(interaction, self.records.rating_board(guild_id, page, PER_PAGE))
+        return records_render.render_rating_board(ratings, locale, in_server=in_server)
+
+    # ------------------------------------------------------------------ /forget-me
+
+    @app_commands.command(
+        name="forget-me", description=locale_str("Delete everything recorded about you")
+    )
+    async def forget_me(self, interaction: Interaction) -> None:
+        question = records_render.render_forget_question(
+            interaction.user.id, str(interaction.locale)
+        )
+        await _tell(interaction, question)
+
+    async def _forget(self, interaction: Interaction, user_id: int) -> None:
+        """The confirmation: the click is acknowledged at once, then the question is replaced
+        by the outcome (the writer first writes the games still waiting, which may take a
+        while with the database slow; the interaction's token lasts 15 minutes)."""
+        locale = str(interaction.locale)
+        if user_id != interaction.user.id:  # the question is private: only a forged click
+            await _tell(interaction, records_render.render_kept(locale))
+            return
+        await interaction.response.defer()
+        try:
+            games = await self.writer.forget(user_id, FORGET_FLUSH_SECONDS)
+        except DATABASE_ERRORS as error:
+            log.warning("Could not delete a player's records: %r", error)
+            reply = records_render.render_unavailable(locale)
+        else:
+            log.info("Deleted the records of a player on request (%d games)", games)
+            reply = records_render.render_forgotten(games, locale)
+        await interaction.edit_original_response(content=reply.text, view=None)
+
+    # ------------------------------------------------------------------ buttons
+
+    async def on_button(self, interaction: Interaction, click: buttons.RecordsClick) -> None:
+        try:
+            await self._on_button(interaction, click)
+        except Unavailable:
+            pass  # answered, and logged once
+        except Exception:
+            log.exception("Records button %r failed", click)
+            await self._apologise(interaction)
+
+    async def _on_button(self, interaction: Interaction, click: buttons.RecordsClick) -> None:
+        locale = str(interaction.locale)
+        if click.verb == buttons.REVIEW:
+            await self._review(interaction, int(click.args[0]))
+        elif click.verb == buttons.PAGE:
+            table, page = click.args[0], int(click.args[1])
+            await update_message(interaction, await self._board(interaction, table, page))
+        elif click.verb == buttons.FORGET:
+            await self._forget(interaction, int(click.args[0]))
+        else:
+            reply = records_render.render_kept(locale)
+            await interaction.response.edit_message(content=reply.text, view=None)
+
+    async def _review(self, interaction: Interaction, game_id: int) -> None:
+        locale = str(interaction.locale)
+        record = await self._read(interaction, self.records.game(game_id))
+        if record is None:  # its players deleted their data
+            await _tell(interaction, records_render.render_game_gone(locale))
+            return
+        if interaction.user.id not in (record.x_player, record.o_player):
+            await _tell(interaction, records_render.render_not_your_game(locale))
+            return
+        assert self.bot.user is not None
+        game = records_render.game_of_record(record)
+        await _tell(interaction, game_render.render_review(game, locale, self.bot.user.id))
+
+    # ------------------------------------------------------------------ the database
+
+    async def _read(self, interaction: Interaction, read: Awaitable[T]) -> T:
+        """The answer of a database read; on a timeout or a database error, Unavailable, once
+        the user was told privately that stats are unavailable (logged once until reads work
+        again)."""
+        try:
+            result = await asyncio.wait_for(read, self.read_timeout)
+        except DATABASE_ERRORS as error:
+            if not self._reads_failing:
+                self._reads_failing = True
+                log.warning("Stats are unavailable: the database read failed: %r", error)
+            await _tell(interaction, records_render.render_unavailable(str(interaction.locale)))
+            raise Unavailable from error
+        if self._reads_failing:
+            self._reads_failing = False
+            log.info("Stats are available again")
+        return result
+
+    async def _apologise(self, interaction: discord.Interaction[Any]) -> None:
+        text = game_render.render_apology(str(interaction.locale)).text
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("Could not send the apology in channel %s", interaction.channel_id)
+
+
+async def _tell(interaction: Interaction, reply: Reply) -> None:
+    """A short answer only the user sees."""
+    view = reply_view(reply)
+    if view is None:
+        await interaction.response.send_message(reply.text, ephemeral=True)
+    else:
+        await interaction.response.send_message(reply.text, view=view, ephemeral=True)
+
+
+def _button_class(cog: RecordsCog) -> type[discord.ui.DynamicItem[discord.ui.Button[Any]]]:
+    """The records' buttons for discord.py, bound to this cog: each click goes to on_button."""
+
+    class RecordsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=buttons.PATTERN):
+        def __init__(self, click: buttons.RecordsClick, custom_id: str) -> None:
+            super().__init__(discord.ui.Button(custom_id=custom_id))
+            self.click = click
+
+        @classmethod
+        async def from_custom_id(
+            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
+        ) -> RecordsButton:
+            custom_id = str(match.string)
+            click = buttons.parse(custom_id)
+            assert click is not None  # the template matched
+            return cls(click, custom_id)
+
+        async def callback(self, interaction: discord.Interaction[Any]) -> None:
+            await cog.on_button(interaction, self.click)
+
+    return RecordsButton

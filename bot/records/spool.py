@@ -1,0 +1,123 @@
+"""The writer's spool: games not yet in the database, as JSON lines in a local file.
+
+Every batch is appended and fsynced before the writer tries the database, and the file is
+emptied once everything in it is written; at start-up, whatever it still holds is recorded
+again (harmless for games that did reach the database: recording is idempotent). A line cut
+short by a kill is skipped. The file is locked while a writer uses it: two processes must not
+share one spool. Blocking I/O: the writer calls these methods in a worker thread.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO, Any
+
+from ..domain.finished import Place
+from .model import Finish, GameRecord
+
+log = logging.getLogger(__name__)
+
+
+class SpoolInUseError(RuntimeError):
+    """Another process holds the spool."""
+
+
+class Spool:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: IO[str] | None = None
+
+    def open(self) -> list[GameRecord]:
+        """Lock the file (creating it and its directory) and return the games it holds."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        file = self.path.open("a+", encoding="utf-8")
+        try:
+            fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            file.close()
+            raise SpoolInUseError(
+                f"another bot process is using {self.path}: give each process its own DATA_DIR"
+            ) from None
+        self._file = file
+        file.seek(0)
+        games: dict[int, GameRecord] = {}
+        for number, line in enumerate(file, 1):
+            try:
+                game = from_json(json.loads(line))
+            except (ValueError, KeyError, TypeError):
+                # The last line of a process killed while appending: that batch was never
+                # confirmed to anyone, so there is nothing to recover from it.
+                log.warning("Skipping unreadable line %d of %s", number, self.path)
+                continue
+            games[game.game_id] = game
+        return list(games.values())
+
+    def append(self, games: Iterable[GameRecord]) -> None:
+        file = self._require()
+        file.seek(0, os.SEEK_END)
+        lines = (json.dumps(to_json(game), separators=(",", ":")) + "\n" for game in games)
+        file.write("".join(lines))
+        file.flush()
+        os.fsync(file.fileno())
+
+    def clear(self) -> None:
+        file = self._require()
+        file.truncate(0)
+        file.flush()
+        os.fsync(file.fileno())
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()  # releases the lock
+            self._file = None
+
+    def _require(self) -> IO[str]:
+        if self._file is None:
+            raise RuntimeError("the spool is not open")
+        return self._file
+
+
+def to_json(game: GameRecord) -> dict[str, Any]:
+    return {
+        "game_id": game.game_id,
+        "x_player": game.x_player,
+        "o_player": game.o_player,
+        "level": game.level,
+        "moves": None if game.moves is None else list(game.moves),
+        "board": game.board,
+        "winner": game.winner,
+        "finish": game.finish.value,
+        "counted": game.counted,
+        "started_at": game.started_at,
+        "ended_at": game.ended_at,
+        "guild_id": game.guild_id,
+        "place": game.place.value,
+        "user_installed": game.user_installed,
+        "locale": game.locale,
+    }
+
+
+def from_json(data: dict[str, Any]) -> GameRecord:
+    moves = data["moves"]
+    return GameRecord(
+        game_id=int(data["game_id"]),
+        x_player=data["x_player"],
+        o_player=data["o_player"],
+        level=data["level"],
+        moves=None if moves is None else tuple(int(cell) for cell in moves),
+        board=str(data["board"]),
+        winner=data["winner"],
+        finish=Finish(data["finish"]),
+        counted=bool(data["counted"]),
+        started_at=float(data["started_at"]),
+        ended_at=float(data["ended_at"]),
+        guild_id=data["guild_id"],
+        place=Place(data["place"]),
+        user_installed=bool(data["user_installed"]),
+        locale=str(data["locale"]),
+    )

@@ -1,0 +1,291 @@
+"""The background writer: finished games go in without waiting, and reach the database in
+batches, whatever state the database is in.
+
+`submit()` only appends to a queue: no I/O, no await, nothing a click could wait on. One task
+drains the queue: it appends each batch to the spool (a JSON-lines file, fsynced, in a worker
+thread), then records everything not yet written in one call to `Records.record`. While that
+fails (down, slow past its timeout, read-only, full) it retries with exponential backoff, keeps
+spooling whatever arrives, and says so once: one warning when writing starts failing, one info
+line when it works again. `pending` and `failing` are there for health checks. `close()` (a clean
+stop: SIGTERM, Ctrl-C) writes everything pending if the database answers within its bounded
+wait, and otherwise leaves it in the spool, which the next start replays.
+
+What a SIGKILL can lose: only the games submitted since the last spool append finished, that
+is the games that ended during the last fsync (milliseconds; the next batch is appended as soon
+as the previous one is). Everything already appended is either in the database or replayed at
+the next start, database outage or not. Recording is idempotent, so replaying a game that did
+reach the database before the kill changes nothing. Without a spool (spool_path None), a
+SIGKILL loses every game not yet in the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from .model import GameRecord, Records
+from .spool import Spool
+from .url import describe
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BATCH = 500
+FIRST_RETRY_SECONDS = 0.5
+LAST_RETRY_SECONDS = 30.0
+DEFAULT_STOP_SECONDS = 10.0
+
+
+class RecordWriter:
+    """Owns the queue, the spool and the task that writes them.
+
+    Usage (the records cog): `writer = RecordWriter(records, data_dir / "records-spool.jsonl")`,
+    `await writer.start()` in setup, `writer.submit(GameRecord.from_finished(finished))` on every
+    finished game, `await writer.close()` on shutdown (before closing `records`).
+    """
+
+    def __init__(
+        self,
+        records: Records,
+        spool_path: Path | None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        batch_size: int = DEFAULT_BATCH,
+        first_retry: float = FIRST_RETRY_SECONDS,
+        last_retry: float = LAST_RETRY_SECONDS,
+    ) -> None:
+        self._records = records
+        self._spool = None if spool_path is None else Spool(spool_path)
+        self._spool_failing = False
+        self._clock = clock
+        self._batch_size = batch_size
+        self._first_retry = first_retry
+        self._last_retry = last_retry
+        self._queue: deque[GameRecord] = deque()  # submitted, not yet spooled
+        self._unwritten: dict[int, GameRecord] = {}  # spooled (or not: see above), not written
+        self._spooled = False  # the spool file holds something
+        self._wake = asyncio.Event()
+        self._drained = asyncio.Event()
+        self._drained.set()
+        self._stopping = False
+        self._task: asyncio.Task[None] | None = None
+        self._failing: str | None = None
+        self._failing_since = 0.0
+        self._retry_delay = first_retry
+        self._next_attempt = 0.0
+        self.written = 0  # games this writer recorded (new to the database)
+
+    @property
+    def pending(self) -> int:
+        """Games submitted or replayed and not yet in the database."""
+        return len(self._queue) + len(self._unwritten)
+
+    @property
+    def at_risk(self) -> int:
+        """Games held only in memory, not yet in the spool or the database: what a SIGKILL now
+        would lose."""
+        if self._spool is None or self._spool_failing:
+            return self.pending
+        return len(self._queue)
+
+    @property
+    def failing(self) -> str | None:
+        """Why writing fails at the moment (one line), or None while it works."""
+        return self._failing
+
+    async def start(self) -> int:
+        """Lock and replay the spool, then start writing; returns how many games the spool held
+        (written in the background like any other). SpoolInUseError if another process holds
+        the spool."""
+        if self._task is not None:
+            raise RuntimeError("the writer is already started")
+        if self._spool is not None:
+            replayed = await asyncio.to_thread(self._spool.open)
+            for game in replayed:
+                self._unwritten[game.game_id] = game
+            self._spooled = bool(replayed)
+            if replayed:
+                log.info("Recording %d game(s) left by the last run", len(replayed))
+                self._drained.clear()
+        else:
+            replayed = []
+        self._task = asyncio.create_task(self._run(), name="records-writer")
+        self._wake.set()
+        return len(replayed)
+
+    def submit(self, game: GameRecord) -> None:
+        """Queue a finished game. Never blocks, never does I/O."""
+        self._queue.append(game)
+        self._drained.clear()
+        self._wake.set()
+
+    async def flush(self, wait: float = DEFAULT_STOP_SECONDS) -> bool:
+        """Try to write everything pending now (a failing database is retried at once); True
+        once nothing is pending, False if `wait` seconds pass first."""
+        if self.pending == 0:
+            return True
+        self._next_attempt = 0.0
+        self._wake.set()
+        try:
+            async with asyncio.timeout(wait):
+                await self._drained.wait()
+        except TimeoutError:
+            return False
+        return True
+
+    async def forget(self, user_id: int, wait: float = DEFAULT_STOP_SECONDS) -> int:
+        """Delete a player's data (`Records.forget`) after writing what is pending, and take
+        them out of the games still waiting, so that nothing recreates them. Raises what the
+        database raises (the cog then asks the player to try again later)."""
+        await self.flush(wait)
+        forgotten = await self._records.forget(user_id)
+        self._queue = deque(_without(game, user_id) for game in self._queue)
+        self._unwritten = {
+            game_id: _without(game, user_id) for game_id, game in self._unwritten.items()
+        }
+        if self._spool is not None and self._spooled and self._task is not None:
+            # The spool must not bring them back after a kill either.
+            await asyncio.to_thread(self._rewrite_spool, list(self._unwritten.values()))
+        return forgotten
+
+    def _rewrite_spool(self, games: list[GameRecord]) -> None:
+        assert self._spool is not None
+        self._spool.clear()
+        self._spool.append(games)
+
+    async def close(self, wait: float = DEFAULT_STOP_SECONDS) -> int:
+        """Stop: write what is pending (waiting at most `wait` seconds for the database),
+        spool what could not be written, release the spool. Returns how many games were left
+        for the next start (in the spool; lost if there is none)."""
+        written = await self.flush(wait)
+        self._stopping = True
+        self._wake.set()
+        if self._task is not None:
+            try:
+                async with asyncio.timeout(1.0 if written else 0.0):
+                    await asyncio.shield(self._task)
+            except TimeoutError:
+                self._task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._task
+            self._task = None
+        left = self.pending
+        if self._spool is not None:
+            # What the spool does not hold yet: the queue, and everything if appending failed.
+            unsaved = [*self._unwritten.values()] if self._spool_failing else []
+            unsaved += self._queue
+            if unsaved:
+                with contextlib.suppress(OSError):
+                    await asyncio.to_thread(self._spool.append, unsaved)
+            await asyncio.to_thread(self._spool.close)
+        if left:
+            log.warning("Stopped with %d game(s) not recorded; the next start records them", left)
+        return left
+
+    # The task
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while not self._stopping:
+            self._wake.clear()
+            try:
+                await self._spool_queue()
+                if self._unwritten and loop.time() >= self._next_attempt:
+                    await self._write()
+            except Exception:  # a bug, not the database: keep the games and keep going
+                log.exception("The records writer failed unexpectedly; retrying")
+                self._next_attempt = loop.time() + self._last_retry
+            if self.pending == 0:
+                self._drained.set()
+                wait = None
+            elif self._queue:
+                continue  # more arrived while writing: spool and write them now
+            else:
+                wait = max(self._next_attempt - loop.time(), 0.0)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    await self._wake.wait()
+
+    async def _spool_queue(self) -> None:
+        if not self._queue:
+            return
+        batch = list(self._queue)
+        if self._spool is not None:
+            try:
+                await asyncio.to_thread(self._spool.append, batch)
+                self._spooled = True
+                if self._spool_failing:
+                    self._spool_failing = False
+                    log.info("Writing %s works again", self._spool.path)
+            except OSError as error:
+                # The games stay in memory and still go to the database; only a SIGKILL before
+                # then would lose them.
+                if not self._spool_failing:
+                    self._spool_failing = True
+                    log.warning(
+                        "Cannot write %s (%s): games wait in memory", self._spool.path, error
+                    )
+        for _ in batch:
+            game = self._queue.popleft()
+            self._unwritten[game.game_id] = game
+
+    async def _write(self) -> None:
+        while self._unwritten:
+            await self._spool_queue()  # what ended meanwhile is safe before the next batch
+            batch = list(self._unwritten.values())[: self._batch_size]
+            try:
+                self.written += await self._records.record(batch)
+            except Exception as error:
+                self._failed(error)
+                return
+            for game in batch:
+                del self._unwritten[game.game_id]
+            self._recovered()
+        if self._spooled and self._spool is not None and not self._spool_failing:
+            try:
+                await asyncio.to_thread(self._spool.clear)
+                self._spooled = False
+            except OSError as error:  # replaying games that are already written is harmless
+                log.debug("Could not empty %s: %s", self._spool.path, error)
+
+    def _failed(self, error: Exception) -> None:
+        loop = asyncio.get_running_loop()
+        reason = describe(error)
+        if self._failing is None:
+            self._failing_since = self._clock()
+            self._retry_delay = self._first_retry
+            log.warning(
+                "Cannot record games (%s); %d game(s) wait%s and are written when the database "
+                "is back",
+                reason,
+                self.pending,
+                " in the spool" if self._spool is not None else "",
+            )
+        else:
+            log.debug("Recording games still fails: %s", reason)
+            self._retry_delay = min(self._retry_delay * 2, self._last_retry)
+        self._failing = reason
+        self._next_attempt = loop.time() + self._retry_delay
+
+    def _recovered(self) -> None:
+        if self._failing is None:
+            return
+        log.info("Recording games works again after %.1f s", self._clock() - self._failing_since)
+        self._failing = None
+        self._retry_delay = self._first_retry
+
+
+def _without(game: GameRecord, user_id: int) -> GameRecord:
+    """The game with the player's seat emptied, as `Records.forget` leaves stored games."""
+    if user_id not in (game.x_player, game.o_player):
+        return game
+    return replace(
+        game,
+        x_player=None if game.x_player == user_id else game.x_player,
+        o_player=None if game.o_player == user_id else game.o_player,
+    )

@@ -1,0 +1,41 @@
+"""Finished games for the records tests, built the way the bot builds them: a Game played out
+from a move list, announced as a FinishedGame, turned into a GameRecord."""
+
+from __future__ import annotations
+
+from bot.domain.finished import FinishedGame, Place
+from bot.domain.game import AI, Ending, Game
+from bot.records.model import GameRecord
+
+GUILD = 900_000_000_000_000_001
+OTHER_GUILD = 900_000_000_000_000_002
+ALICE, BOB, CAROL = 100_000_000_000_000_001, 100_000_000_000_000_002, 100_000_000_000_000_003
+
+X_WINS = (0, 3, 1, 4, 2)  # X: the top row
+O_WINS = (3, 0, 4, 1, 8, 2)  # O: the top row
+DRAW = (0, 1, 2, 4, 3, 5, 7, 6, 8)
+T0 = 1_800_000_000.0
+
+
+def game_id(n: int) -> int:
+    """A snowflake-like id: n milliseconds after some moment, so ids grow with time."""
+    return (1_000_000_000 + n) << 22
+
+
+def record(
+    n: int,
+    x: int,
+    o: int,
+    moves: tuple[int, ...],
+    *,
+    level: str | None = None,
+    ending: Ending | None = None,
+    guild: int | None = GUILD,
+) -> GameRecord:
+    """Game number `n` (its id and end time follow from n)."""
+    if AI in (x, o) and level is None:
+        level = "impossible"
+    game = Game.from_moves(x, o, level, moves, ending)
+    place = Place.SERVER if guild is not None else Place.DM
+    finished = FinishedGame(game_id(n), game, T0 + n, guild, place, user_installed=False)
+    return GameRecord.from_finished(finished)
