@@ -26,6 +26,7 @@ from dotenv import find_dotenv, load_dotenv
 
 from .client import TicTacToeBot
 from .settings import Settings, SettingsError, describe_settings, log_level_from_env
+from .shards import ShardLogFilter
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,7 @@ def setup_logging(level: int, stream: TextIO | None = None) -> None:
     """Log everything at `level` and above (discord.py's records too) to `stream` (stderr)."""
     handler = logging.StreamHandler(sys.stderr if stream is None else stream)
     handler.setFormatter(log_formatter(handler.stream))
+    handler.addFilter(ShardLogFilter())  # "shard 3: ..." in the lines of a shard's events
     root = logging.getLogger()
     root.setLevel(level)
     root.addHandler(handler)

@@ -101,7 +101,7 @@ def make_demo_bot(
     rng: random.Random | None = None, *, game_timeout_seconds: int = DEFAULT_GAME_TIMEOUT_SECONDS
 ) -> TicTacToeBot:
     """The real bot with demo settings."""
-    settings = Settings(token=DEMO_TOKEN, game_timeout_seconds=game_timeout_seconds)
+    settings = Settings(token=DEMO_TOKEN, game_timeout_seconds=game_timeout_seconds, shard_count=1)
     return TicTacToeBot(settings, rng=rng)
 
 

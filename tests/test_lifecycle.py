@@ -15,6 +15,7 @@ from pathlib import Path
 from aiohttp import web
 
 REPO = Path(__file__).resolve().parent.parent
+SETTING_PREFIXES = ("DISCORD_", "GAME_", "LOG_", "SHARD_", "METRICS_")
 GOOD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.good-token-value"
 BAD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.revoked-token-value"
 APP_ID = "123456789012345678"
@@ -119,12 +120,15 @@ class FakeDiscord:
         if self.answer_gateway:
             await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45000}}))
         async for message in ws:  # stays connected until the bot closes the socket
-            if self.answer_gateway and json.loads(message.data).get("op") == 2:  # IDENTIFY
-                await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": 1, "d": self.ready()}))
+            sent = json.loads(message.data)
+            if self.answer_gateway and sent.get("op") == 2:  # IDENTIFY
+                ready = self.ready(sent["d"].get("shard", [0, 1]))
+                await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": 1, "d": ready}))
         return ws
 
-    def ready(self) -> dict[str, object]:
+    def ready(self, shard: list[int]) -> dict[str, object]:
         return {
+            "shard": shard,
             "v": 10,
             "user": BOT_USER,
             "guilds": [],
@@ -138,7 +142,7 @@ async def start_bot(
     fake: FakeDiscord, tmp_path: Path, token: str | None, *, docker: bool = False
 ) -> asyncio.subprocess.Process:
     """`python -m bot` against the fake; token None: the token comes from tmp_path/.env."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GAME_", "LOG_"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(SETTING_PREFIXES)}
     env.update(PYTHONPATH=str(REPO))
     if token is not None:
         env.update(DISCORD_TOKEN=token)

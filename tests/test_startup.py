@@ -35,14 +35,25 @@ REPO = Path(__file__).resolve().parent.parent
 SECRET = "MTIzNDU2Nzg5MDEyMzQ1Njc4.secret-token-value"
 
 
-SETTING_NAMES = ["DISCORD_TOKEN", "DISCORD_GUILD_ID", "GAME_TIMEOUT_SECONDS", "LOG_LEVEL"]
+SETTING_NAMES = [
+    "DISCORD_TOKEN",
+    "DISCORD_GUILD_ID",
+    "GAME_TIMEOUT_SECONDS",
+    "LOG_LEVEL",
+    "SHARD_COUNT",
+    "SHARD_IDS",
+    "METRICS_PORT",
+    "METRICS_HOST",
+]
+# Every setting's prefix: the tests' child processes start without any of them.
+SETTING_PREFIXES = ("DISCORD_", "GAME_", "LOG_", "SHARD_", "METRICS_")
 ANSI = "\x1b["
 
 
 def run_bot(tmp_path: Path, env: dict[str, str], dotenv: str | None = None, args: tuple = ()):
     if dotenv is not None:
         (tmp_path / ".env").write_text(dotenv)
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GAME_", "LOG_"))}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(SETTING_PREFIXES)}
     clean["PYTHONPATH"] = str(REPO)
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
@@ -277,7 +288,7 @@ def test_the_normal_path_never_imports_simcord(tmp_path):
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('simcord', 'bot'))\n"
         "print(' '.join(loaded))\n"
     )
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GAME_", "LOG_"))}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(SETTING_PREFIXES)}
     env = {**clean, "PYTHONPATH": str(REPO), "DISCORD_TOKEN": SECRET, "LOG_LEVEL": "LOUD"}
     result = subprocess.run(
         [sys.executable, "-c", probe],
