@@ -364,7 +364,6 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         if not self.store.compare_and_set(channel_id, old, after):
             await self._raced(interaction)
             return
-        self.metrics.clicks_moved.inc()
         card = render.render_state(new, self.bot_id, self._deadline(interaction, idle), key=key)
         try:
             await update_message(interaction, card)
@@ -376,6 +375,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             )
             if self._after_failed_edit(error, channel_id, after, old, unsure):
                 raise
+        self.metrics.clicks_moved.inc()  # counted once answered: the player waits for nothing
         if isinstance(new, Game) and new.is_over:
             self.metrics.finished[_kind(new), _result(new)].inc()
             log.info("Channel %s: game over: %s", channel_id, describe(new))
