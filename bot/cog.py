@@ -278,8 +278,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         if not custom_id.startswith(codec.PREFIXES):
             return
         started = time.perf_counter()
-        if interaction.guild_id is not None:  # DMs: shard 0, the default
-            EVENT_SHARD.set(shard_of(interaction.guild_id, self.bot.shard_count))
+        EVENT_SHARD.set(shard_of(interaction.guild_id, self.bot.shard_count))
         try:
             await self.on_click(interaction, custom_id)
         except Exception as error:
