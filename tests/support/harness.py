@@ -220,10 +220,18 @@ class Harness:
         self.discord.users[user.id] = user
         return user
 
-    def create_guild(self, name: str, *, channels: int = 1, announce: bool = True) -> FakeGuild:
+    def create_guild(
+        self, name: str, *, channels: int = 1, announce: bool = True, shard: int | None = None
+    ) -> FakeGuild:
         """A server with `channels` text channels, announced to the bot with GUILD_CREATE
-        (announce=False: later, with announce())."""
+        (announce=False: later, with announce()). `shard`: its id puts it on that shard of
+        the bot's (Discord's rule: the id's milliseconds modulo the shard count)."""
         guild_id = self._snowflake()
+        if shard is not None:
+            count = getattr(self.bot, "shard_count", None) or 1
+            while (guild_id >> 22) % count != shard % count:
+                guild_id += 1 << 22  # a millisecond later
+            self._snowflake._last = max(self._snowflake._last, guild_id)
         made = tuple(
             FakeChannel(self._snowflake(), guild_id, f"games-{i}", position=i)
             for i in range(channels)
