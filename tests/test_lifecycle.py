@@ -211,6 +211,8 @@ async def test_sigterm_closes_the_bot_cleanly_with_exit_0(tmp_path):
     assert "Traceback" not in text
     # /tictactoe and the member menu's "Challenge to Tic-Tac-Toe"
     assert "Synced 2 command(s) to all servers" in text
+    assert "Running shards 0 of 1" in text  # as many as Discord recommends (the fake: 1)
+    assert "Shard 0 connected" in text
     assert f"client_id={APP_ID}" in text
     # both install links: to a server (bot + commands) and to a user's account
     assert "scope=bot+applications.commands" in text
