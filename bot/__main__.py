@@ -25,6 +25,7 @@ import discord
 from dotenv import find_dotenv, load_dotenv
 
 from .client import TicTacToeBot
+from .metrics import Metrics
 from .settings import Settings, SettingsError, describe_settings, log_level_from_env
 from .shards import ShardLogFilter
 
@@ -46,7 +47,7 @@ async def run(settings: Settings) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         # Hosts send SIGTERM on every deploy: close the gateway cleanly and exit 0.
         loop.add_signal_handler(signum, stopping.set)
-    async with TicTacToeBot(settings) as bot:
+    async with TicTacToeBot(settings, metrics=Metrics()) as bot:
         closer = asyncio.create_task(close_when_set(stopping, bot))
         try:
             await bot.start(settings.token)
