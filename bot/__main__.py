@@ -28,6 +28,7 @@ from .client import TicTacToeBot
 from .metrics import Metrics
 from .settings import Settings, SettingsError, describe_settings, log_level_from_env
 from .shards import ShardLogFilter
+from .status_server import StatusServerError
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,9 @@ async def run(settings: Settings) -> int:
             return 1
         except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as error:
             log.error("Could not reach Discord (%s): check the network and try again", error)
+            return 1
+        except StatusServerError as error:
+            log.error("/metrics and /healthz: %s: set another METRICS_PORT or METRICS_HOST", error)
             return 1
         except discord.PrivilegedIntentsRequired:
             log.error("Discord refused the gateway intents; this bot needs no privileged intent")

@@ -79,8 +79,9 @@ class TicTacToeBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         if self.settings.metrics_port is not None:
             # First, so that /healthz answers "connecting" while the shards connect.
-            self.status_server = StatusServer(self.metrics, self.health)
-            await self.status_server.start(self.settings.metrics_host, self.settings.metrics_port)
+            server = StatusServer(self.metrics, self.health)
+            await server.start(self.settings.metrics_host, self.settings.metrics_port)
+            self.status_server = server
         self.metrics.watch_gateway(lambda: self.latencies)
         await self.add_cog(ShardsCog(self))
         # Names and descriptions in each user's Discord language, from the same catalogs.

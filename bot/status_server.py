@@ -13,6 +13,10 @@ from .metrics import Metrics
 log = logging.getLogger(__name__)
 
 
+class StatusServerError(OSError):
+    """The address could not be listened on (in use, not this machine's, not allowed)."""
+
+
 class StatusServer:
     """A small aiohttp server, on the bot's event loop, answering from `metrics` and `health`."""
 
@@ -29,7 +33,12 @@ class StatusServer:
         """Listen on host:port (port 0: any free port, then in `self.port`)."""
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as error:
+            await self._runner.cleanup()
+            reason = error.strerror or str(error)
+            raise StatusServerError(f"cannot listen on {host}:{port} ({reason})") from error
         self.port = self._runner.addresses[0][1]
         log.info("Serving /metrics and /healthz on http://%s:%d", host, self.port)
 

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -232,3 +233,23 @@ async def test_sigterm_during_the_gateway_handshake_is_still_a_clean_exit(tmp_pa
         output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
     assert process.returncode == 0, output.decode()
     assert "Traceback" not in output.decode()
+
+
+async def test_a_metrics_port_in_use_is_one_line_and_exit_1(tmp_path):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        (tmp_path / ".env").write_text(f"DISCORD_TOKEN={GOOD_TOKEN}\nMETRICS_PORT={port}\n")
+        async with FakeDiscord() as fake:
+            process = await start_bot(fake, tmp_path, None)
+            output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
+    finally:
+        taken.close()
+    text = output.decode()
+    assert process.returncode == 1, text
+    assert "Traceback" not in text
+    (error,) = [line for line in text.splitlines() if "ERROR" in line]
+    assert f"cannot listen on 127.0.0.1:{port}" in error
+    assert "set another METRICS_PORT" in error
