@@ -3,8 +3,8 @@
 `python -m bot --demo` instead runs the bot, with no token, in SimCord's local preview page.
 
 Exit codes: 0 after a clean shutdown (SIGTERM, Ctrl-C), 1 when Discord rejects the token or
-cannot be reached (or, for --demo, a package is missing), 2 for a missing or invalid setting
-or command-line option.
+cannot be reached or METRICS_PORT cannot be listened on (or, for --demo, a package is
+missing), 2 for a missing or invalid setting or command-line option.
 """
 
 from __future__ import annotations
