@@ -20,6 +20,7 @@ from .cog import TicTacToeCog, monotonic
 from .health import Health
 from .i18n import CommandTranslator
 from .metrics import Metrics
+from .rest_errors import count_rest_errors
 from .settings import Settings
 from .shards import describe_shard_ids, holds_shard_zero
 from .shards_cog import ShardsCog
@@ -54,7 +55,6 @@ class TicTacToeBot(commands.AutoShardedBot):
             # type for shard_ids leaves out its default, None.)
             shard_count=settings.shard_count,
             shard_ids=None if settings.shard_ids is None else list(settings.shard_ids),  # type: ignore[arg-type]
-            http_trace=self.metrics.rest_trace(),
         )
         self.settings = settings
         self.rng = rng or random.Random()
@@ -83,6 +83,7 @@ class TicTacToeBot(commands.AutoShardedBot):
             await server.start(self.settings.metrics_host, self.settings.metrics_port)
             self.status_server = server
         self.metrics.watch_gateway(lambda: self.latencies)
+        count_rest_errors(self.http, self.metrics)  # the session exists once logged in
         await self.add_cog(ShardsCog(self))
         # Names and descriptions in each user's Discord language, from the same catalogs.
         await self.tree.set_translator(CommandTranslator())

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator
-from types import SimpleNamespace
 from typing import Any
 
-import aiohttp
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
@@ -135,19 +133,8 @@ class Metrics:
     def reconnected(self, shard_id: int) -> None:
         self.gateway_reconnects.labels(shard=str(shard_id)).inc()
 
-    def rest_trace(self) -> aiohttp.TraceConfig:
-        """An aiohttp trace for discord.py's HTTP session (`http_trace`): counts every error
-        answer from Discord, interaction callbacks included, without touching the bot's code."""
-        trace = aiohttp.TraceConfig()
-        trace.on_request_end.append(self._on_rest_answer)
-        return trace
-
-    async def _on_rest_answer(
-        self, session: Any, context: SimpleNamespace, params: aiohttp.TraceRequestEndParams
-    ) -> None:
-        self.count_rest_answer(params.response.status, params.response.headers)
-
     def count_rest_answer(self, status: int, headers: Any) -> None:
+        """An error answer from Discord's REST API (see bot/rest_errors.py)."""
         if status < 400:
             return
         self.discord_rest_errors.labels(status=str(status)).inc()

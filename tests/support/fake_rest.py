@@ -36,9 +36,7 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
 
-import aiohttp
 import discord
-from aiohttp.tracing import Trace
 from multidict import CIMultiDict
 
 from .payloads import GUILD_INSTALL, FakeUser, Json, Snowflakes, iso_now
@@ -718,22 +716,15 @@ class FakeSession:
     """Stands where discord.py keeps its aiohttp.ClientSession: requests go to FakeDiscord.
 
     `on_request(request, token)` is called once the request is applied, with the interaction
-    token in its path, if any. `trace_configs` are the client's aiohttp traces (discord.py's
-    `http_trace`), told of each answer as aiohttp tells them (`on_request_end`).
+    token in its path, if any.
     """
 
     def __init__(
-        self,
-        fake: FakeDiscord,
-        on_request: Callable[[Request, str | None], None],
-        trace_configs: list[aiohttp.TraceConfig] | None = None,
+        self, fake: FakeDiscord, on_request: Callable[[Request, str | None], None]
     ) -> None:
         self.discord = fake
         self.closed = False
         self._on_request = on_request
-        self._trace_configs = trace_configs or []
-        for trace_config in self._trace_configs:
-            trace_config.freeze()  # as aiohttp.ClientSession does
 
     def request(self, method: str, url: str, **kwargs: Any) -> _RequestContext:
         if self.closed:
@@ -757,11 +748,6 @@ class FakeSession:
         response = FakeResponse(method, url, status, body, headers)
         self.discord.cpu_seconds += time.thread_time() - cpu_at
         await self.discord.respond()
-        for trace_config in self._trace_configs:
-            trace = Trace(self, trace_config, trace_config.trace_config_ctx())  # type: ignore[arg-type]
-            # The URL as text: a yarl.URL would fill yarl's parse cache, which the load
-            # benchmark's memory figure would count as the bot's.
-            await trace.send_request_end(method, url, CIMultiDict(), response)  # type: ignore[arg-type]
         return response
 
     async def ws_connect(self, *args: Any, **kwargs: Any) -> Any:

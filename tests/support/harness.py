@@ -147,8 +147,7 @@ class Harness:
 
     async def _login(self) -> None:
         http = self.bot.http
-        trace = http.http_trace
-        session = FakeSession(self.discord, self._on_request, [trace] if trace else None)
+        session = FakeSession(self.discord, self._on_request)
 
         async def static_login(token: str) -> Any:
             # HTTPClient.static_login without the aiohttp session: ours is the transport.
