@@ -1,5 +1,5 @@
 """METRICS_PORT: /healthz as a watchdog sees it through a start-up, a gateway drop and a failing
-check, and /metrics as Prometheus reads it after a scripted game.
+check, and /metrics as Prometheus reads it after a scripted game (and a rate limit).
 
 /healthz: the real bot, in this process, connects to a fake Discord on loopback (REST and a
 gateway websocket this test drives step by step). /metrics: the bot plays through the fake
@@ -33,8 +33,13 @@ BOT_USER = {
 }
 
 
-def json_response(payload: object) -> web.Response:
-    return web.Response(body=json.dumps(payload).encode(), content_type="application/json")
+def json_response(
+    payload: object, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
+    # discord.py decodes a body only if its content type is exactly application/json.
+    body = json.dumps(payload).encode()
+    headers = {**(headers or {}), "Content-Type": "application/json"}
+    return web.Response(body=body, status=status, headers=headers)
 
 
 class LoopbackDiscord:
@@ -45,6 +50,7 @@ class LoopbackDiscord:
     def __init__(self) -> None:
         self.received: asyncio.Queue[tuple[int, web.WebSocketResponse]] = asyncio.Queue()
         self.sequence = 0
+        self.rate_limited = False
         app = web.Application()
         app.router.add_get("/api/v10/users/@me", self.me)
         app.router.add_get("/api/v10/oauth2/applications/@me", self.application)
@@ -77,6 +83,12 @@ class LoopbackDiscord:
         )  # fmt: skip
 
     async def commands(self, request: web.Request) -> web.Response:
+        if request.method == "GET" and not self.rate_limited:
+            # The first look at the commands is rate-limited: discord.py waits, then retries.
+            self.rate_limited = True
+            body = {"message": "You are being rate limited.", "retry_after": 0, "global": False}
+            headers = {"Via": "1.1 google", "X-RateLimit-Scope": "shared"}
+            return json_response(body, status=429, headers=headers)
         if request.method == "GET":
             return json_response([])
         return json_response(
@@ -103,9 +115,10 @@ class LoopbackDiscord:
                 await self.received.put((op, ws))
         return ws
 
-    async def next_from_bot(self, op: int) -> web.WebSocketResponse:
-        """Wait for the bot to send `op` (2: IDENTIFY, 6: RESUME); the socket it came on."""
-        received, ws = await self.received.get()
+    async def next_from_bot(self, op: int, bot: asyncio.Task) -> web.WebSocketResponse:
+        """Wait for the bot to send `op` (2: IDENTIFY, 6: RESUME); the socket it came on.
+        `bot` is the bot's running start(): if it ends first, its error is raised."""
+        received, ws = await until(self.received.get(), bot)
         assert received == op, f"expected op {op}, the bot sent op {received}"
         return ws
 
@@ -144,6 +157,17 @@ def port_of(bot: TicTacToeBot) -> int:
     return bot.status_server.port
 
 
+async def until(awaitable, running: asyncio.Task):
+    """Await `awaitable`, unless the bot's `running` task ends first (then raise its error)."""
+    waiting = asyncio.ensure_future(awaitable)
+    await asyncio.wait({waiting, running}, return_when=asyncio.FIRST_COMPLETED)
+    if not waiting.done():
+        waiting.cancel()
+        running.result()  # the bot's error, if it failed
+        raise AssertionError("the bot stopped")
+    return waiting.result()
+
+
 async def healthz(bot: TicTacToeBot) -> tuple[int, str]:
     url = f"http://127.0.0.1:{port_of(bot)}/healthz"
     async with aiohttp.ClientSession() as session, session.get(url) as response:
@@ -176,29 +200,32 @@ async def test_healthz_through_start_up_a_gateway_drop_and_a_failing_check(loopb
     bot = TicTacToeBot(settings, rng=random.Random(0))
     running = asyncio.create_task(bot.start(settings.token))
     try:
-        ws = await loopback.next_from_bot(op=2)  # IDENTIFY: connected, no READY yet
+        ws = await loopback.next_from_bot(2, running)  # IDENTIFY: connected, no READY yet
         assert await healthz(bot) == (503, "shard 0 not connected\n")
 
         connected = asyncio.ensure_future(bot.wait_for("shard_connect"))
         await loopback.dispatch(ws, "READY", loopback.ready())
-        await connected
+        await until(connected, running)
         assert await healthz(bot) == (503, "shard 0 connecting\n")  # its servers not in yet
 
         ready = asyncio.ensure_future(bot.wait_for("shard_ready"))
         await loopback.dispatch(ws, "GUILD_CREATE", loopback.guild())
-        await ready
+        await until(ready, running)
         assert await healthz(bot) == (200, "ok\n")
 
         await ws.close(code=4000)  # Discord drops the connection; discord.py resumes it
-        ws = await loopback.next_from_bot(op=6)
+        ws = await loopback.next_from_bot(6, running)
         assert await healthz(bot) == (503, "shard 0 disconnected\n")
         resumed = asyncio.ensure_future(bot.wait_for("shard_resumed"))
         await loopback.dispatch(ws, "RESUMED", {})
-        await resumed
+        await until(resumed, running)
         assert await healthz(bot) == (200, "ok\n")
         reconnects = await scrape(bot)
         assert reconnects["tictactoe_gateway_reconnects_total", (("shard", "0"),)] == 1
         assert ("tictactoe_gateway_latency_seconds", (("shard", "0"),)) in reconnects
+        # The start-up's rate-limited request, as discord.py's real HTTP session read it.
+        assert reconnects["tictactoe_discord_rate_limits_total", (("scope", "shared"),)] == 1
+        assert reconnects["tictactoe_discord_rest_errors_total", (("status", "429"),)] == 1
 
         # What the records writer will register (the real one comes with the database).
         failing = "the database is unreachable"
