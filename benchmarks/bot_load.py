@@ -17,10 +17,11 @@ of Discord's REST API, no socket.
             per text channel (servers of --channels-per-guild channels), then play them to the
             end, a round at a time (one click per live game per round, first empty cell), so
             all N games are live at once.
-  baseline  a bare commands.Bot with one on_interaction listener that answers every button
-            click with a prebuilt message of the same shape as ours (--shape; "auto" copies
-            the layout of our board: classic content + action rows, or a Components V2
-            container), through the same discord.py call InteractionResponse makes. Its N
+  baseline  a bare commands.AutoShardedBot (as ours is) with one on_interaction listener
+            that answers every button click with a prebuilt message of the same shape as ours
+            (--shape; "auto" copies the layout of our board: classic content + action rows,
+            or a Components V2 container), through the same discord.py call
+            InteractionResponse makes. Its N
             boards are posted as ours are, in answer to N /tictactoe commands (so Discord's
             copies carry the same fields); it gets as many clicks as ours.
 
@@ -805,9 +806,10 @@ def board_message(shape: str, user_id: int, bot_id: int) -> Json:
     return {"flags": V2_FLAG, "components": [container], "allowed_mentions": no_pings}
 
 
-class BaselineBot(commands.Bot):
+class BaselineBot(commands.AutoShardedBot):
     """A minimal handler: /tictactoe is answered with a board message of the bot's shape, and
-    every button click with one prebuilt message."""
+    every button click with one prebuilt message. Sharded as the bot is, with the same state
+    class parsing its events."""
 
     def __init__(self, shape: str) -> None:
         super().__init__(

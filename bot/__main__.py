@@ -3,8 +3,8 @@
 `python -m bot --demo` instead runs the bot, with no token, in SimCord's local preview page.
 
 Exit codes: 0 after a clean shutdown (SIGTERM, Ctrl-C), 1 when Discord rejects the token or
-cannot be reached (or, for --demo, a package is missing), 2 for a missing or invalid setting
-or command-line option.
+cannot be reached or METRICS_PORT cannot be listened on (or, for --demo, a package is
+missing), 2 for a missing or invalid setting or command-line option.
 """
 
 from __future__ import annotations
@@ -25,8 +25,11 @@ import discord
 from dotenv import find_dotenv, load_dotenv
 
 from .client import TicTacToeBot
+from .metrics import Metrics
 from .records.startup import RecordsStartError, start_records_for
 from .settings import Settings, SettingsError, describe_settings, log_level_from_env
+from .shards import ShardLogFilter
+from .status_server import StatusServerError
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +54,7 @@ async def run(settings: Settings) -> int:
     except RecordsStartError as error:
         log.error("%s", error)
         return 2
-    async with TicTacToeBot(settings, records=records, writer=writer) as bot:
+    async with TicTacToeBot(settings, records=records, writer=writer, metrics=Metrics()) as bot:
         closer = asyncio.create_task(close_when_set(stopping, bot))
         try:
             await bot.start(settings.token)
@@ -60,6 +63,9 @@ async def run(settings: Settings) -> int:
             return 1
         except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as error:
             log.error("Could not reach Discord (%s): check the network and try again", error)
+            return 1
+        except StatusServerError as error:
+            log.error("/metrics and /healthz: %s: set another METRICS_PORT or METRICS_HOST", error)
             return 1
         except discord.PrivilegedIntentsRequired:
             log.error("Discord refused the gateway intents; this bot needs no privileged intent")
@@ -99,6 +105,7 @@ def setup_logging(level: int, stream: TextIO | None = None) -> None:
     """Log everything at `level` and above (discord.py's records too) to `stream` (stderr)."""
     handler = logging.StreamHandler(sys.stderr if stream is None else stream)
     handler.setFormatter(log_formatter(handler.stream))
+    handler.addFilter(ShardLogFilter())  # "shard 3: ..." in the lines of a shard's events
     root = logging.getLogger()
     root.setLevel(level)
     root.addHandler(handler)

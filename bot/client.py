@@ -1,8 +1,9 @@
-"""The bot: a commands.Bot subclass that loads the game, registers its commands, and logs how
-to add it to a server or to an account."""
+"""The bot: an AutoShardedBot that loads the game, registers its commands, and logs how to add
+it to a server or to an account. It runs every shard, or those SHARD_IDS names."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import random
@@ -16,10 +17,16 @@ from discord.ext import commands
 import tictactoe as ttt
 
 from .cog import TicTacToeCog, monotonic
+from .health import Health
 from .i18n import CommandTranslator
+from .metrics import Metrics
 from .records.cog import GameWriter, RecordsCog
 from .records.model import Records
+from .rest_errors import count_rest_errors
 from .settings import Settings
+from .shards import describe_shard_ids, holds_shard_zero
+from .shards_cog import ShardsCog
+from .status_server import StatusServer
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +37,7 @@ _SERVER_SIDE_KEYS = frozenset(
 )
 
 
-class TicTacToeBot(commands.Bot):
+class TicTacToeBot(commands.AutoShardedBot):
     def __init__(
         self,
         settings: Settings,
@@ -39,13 +46,19 @@ class TicTacToeBot(commands.Bot):
         clock: Callable[[], float] = monotonic,
         records: Records | None = None,
         writer: GameWriter | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
+        self.metrics = metrics or Metrics()
         super().__init__(
             command_prefix=commands.when_mentioned,  # no prefix commands; slash only
             intents=discord.Intents(guilds=True),  # interactions need no privileged intent
             help_command=None,
             # Nothing the bot says pings anyone, unless a message says whom (a challenge).
             allowed_mentions=discord.AllowedMentions.none(),
+            # None: as many shards as Discord recommends, all in this process. (discord.py's
+            # type for shard_ids leaves out its default, None.)
+            shard_count=settings.shard_count,
+            shard_ids=None if settings.shard_ids is None else list(settings.shard_ids),  # type: ignore[arg-type]
         )
         self.settings = settings
         self.rng = rng or random.Random()
@@ -53,6 +66,9 @@ class TicTacToeBot(commands.Bot):
         # Where finished games are stored, and the queue that stores them off the click's path.
         self.records = records
         self.writer = writer
+        self.health = Health(self.running_shards)
+        self.status_server: StatusServer | None = None
+        self._launching: asyncio.Future[None] | None = None
         # Filled at sync: the ids Discord gave the commands, for clickable mentions.
         self.command_ids: dict[str, int] = {}
         # Installed to a server or to a user's account; usable in servers, DMs and group DMs.
@@ -61,7 +77,21 @@ class TicTacToeBot(commands.Bot):
         )
         self.tree.allowed_installs = app_commands.AppInstallationType(guild=True, user=True)
 
+    def running_shards(self) -> list[int] | None:
+        """The shards this process runs; None until Discord has said how many there are."""
+        if self.shard_ids is not None:
+            return list(self.shard_ids)
+        return None if self.shard_count is None else list(range(self.shard_count))
+
     async def setup_hook(self) -> None:
+        if self.settings.metrics_port is not None:
+            # First, so that /healthz answers "connecting" while the shards connect.
+            server = StatusServer(self.metrics, self.health)
+            await server.start(self.settings.metrics_host, self.settings.metrics_port)
+            self.status_server = server
+        self.metrics.watch_gateway(lambda: self.latencies)
+        count_rest_errors(self.http, self.metrics)  # the session exists once logged in
+        await self.add_cog(ShardsCog(self))
         # Names and descriptions in each user's Discord language, from the same catalogs.
         await self.tree.set_translator(CommandTranslator())
         await self.add_cog(
@@ -70,11 +100,17 @@ class TicTacToeBot(commands.Bot):
                 rng=self.rng,
                 game_timeout=self.settings.game_timeout_seconds,
                 clock=self.clock,
+                metrics=self.metrics,
             )
         )
         if self.records is not None and self.writer is not None:
             await self.add_cog(RecordsCog(self, self.records, self.writer))
-        await self.sync_commands()
+            self.watch_recording(self.writer)
+        if holds_shard_zero(self.shard_ids):
+            await self.sync_commands()
+        else:
+            # Commands are the application's, not a shard's: one process registers them.
+            await self.fetch_command_ids()
         self.log_install_links()
         # The engine solves every position once, on first use (about 13 ms): now, rather than
         # on a player's first click, and before the freeze below takes its table in.
@@ -82,6 +118,13 @@ class TicTacToeBot(commands.Bot):
         # Everything alive now (modules, the command tree) stays for the process's lifetime:
         # exempt it from garbage collection so that full collections under load stay short.
         gc.freeze()
+
+    def watch_recording(self, writer: GameWriter) -> None:
+        """/healthz fails while finished games cannot be written; /metrics shows how many wait
+        and how long each write takes."""
+        self.health.add_check("recording", lambda: writer.failing)
+        self.metrics.pending_records.set_function(lambda: writer.pending)
+        writer.on_write = self.metrics.database_write_seconds.observe
 
     def log_install_links(self) -> None:
         """Log the links that add the bot to a server and to a user's account."""
@@ -117,6 +160,20 @@ class TicTacToeBot(commands.Bot):
         log.info("Synced %d command(s) to %s", len(synced), where)
         return True
 
+    async def fetch_command_ids(self) -> None:
+        """The ids Discord gave the commands (for clickable mentions), without changing them."""
+        guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
+        commands = await self._fetch_command_payloads(guild)
+        self.command_ids = {cmd["name"]: int(cmd["id"]) for cmd in commands}
+        log.info("Commands are registered by the process that runs shard 0; not syncing them")
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if initial and self.shard_count is not None:
+            # The first shard to connect: the count is known now (Discord's, if not set).
+            running = self.running_shards() or []
+            log.info("Running shards %s of %d", describe_shard_ids(running), self.shard_count)
+        await super().before_identify_hook(shard_id, initial=initial)
+
     async def _fetch_command_payloads(self, guild: discord.Object | None) -> list[dict[str, Any]]:
         # Raw payloads: AppCommand.to_dict() does not round-trip `contexts` and
         # `integration_types` in discord.py 2.7, which would force a sync on every start.
@@ -128,10 +185,26 @@ class TicTacToeBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("Logged in as %s (id %s)", self.user, self.user and self.user.id)
 
+    async def launch_shards(self) -> None:
+        # discord.py's close() does not stop a shard that is still connecting (it waits up to
+        # shard_connect_timeout for Discord's hello): close() cancels this, and it ends quietly.
+        self._launching = asyncio.ensure_future(super().launch_shards())
+        try:
+            await self._launching
+        except asyncio.CancelledError:
+            if not self.is_closed():
+                raise
+        finally:
+            self._launching = None
+
     async def close(self) -> None:
         log.info("Shutting down")
+        if self._launching is not None:
+            self._launching.cancel()
         await super().close()
         await self.close_records()
+        if self.status_server is not None:
+            await self.status_server.close()
 
     async def close_records(self) -> None:
         """Write what is pending (or spool it for the next start), then let the database go;

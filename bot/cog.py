@@ -20,7 +20,7 @@ import tictactoe as ttt
 
 from .domain import codec, render
 from .domain.finished import FinishedGame, Place
-from .domain.game import AI, Challenge, Game, State
+from .domain.game import AI, Challenge, Ending, Game, State
 from .domain.policy import (
     AskResign,
     Decision,
@@ -41,6 +41,8 @@ from .domain.policy import (
     responses_forced_private,
 )
 from .domain.render import Card, Reply
+from .metrics import Metrics
+from .shards import EVENT_SHARD, shard_of
 from .store import GameStore
 from .ui import Interaction, card_view, pings_only, reply_view, update_message
 
@@ -81,12 +83,15 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         rng: random.Random,
         game_timeout: float,
         clock: Callable[[], float] = monotonic,
+        metrics: Metrics | None = None,
     ) -> None:
         self.bot = bot
         self.rng = rng
         self.game_timeout = game_timeout
         self.clock = clock
+        self.metrics = metrics or Metrics()
         self.store = GameStore()
+        self.metrics.count_live_games(self.store.__len__)
         self._sweep_handle: asyncio.TimerHandle | None = None
         self._sweep_at = float("inf")
         self._background: set[asyncio.Task[Any]] = set()
@@ -121,6 +126,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         error: app_commands.AppCommandError,
     ) -> None:
         command = interaction.command.name if interaction.command else "?"
+        self.metrics.command_errors.inc()
         log.error("/%s failed in channel %s", command, interaction.channel_id, exc_info=error)
         await self.apologise(interaction)
 
@@ -128,6 +134,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         self, interaction: Interaction, custom_id: str, error: Exception
     ) -> None:
         """Like cog_app_command_error, for buttons: log it, and say sorry to the user."""
+        self.metrics.click_errors.inc()
         log.error(
             "Button %r failed in channel %s", custom_id, interaction.channel_id, exc_info=error
         )
@@ -178,6 +185,20 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         play_as: str,
         difficulty: str,
     ) -> None:
+        EVENT_SHARD.set(shard_of(interaction.guild_id, self.bot.shard_count))
+        started = time.perf_counter()
+        try:
+            await self._start(interaction, opponent, play_as, difficulty)
+        finally:
+            self.metrics.command_seconds.observe(time.perf_counter() - started)
+
+    async def _start(
+        self,
+        interaction: Interaction,
+        opponent: discord.Member | discord.User | None,
+        play_as: str,
+        difficulty: str,
+    ) -> None:
         user, locale = interaction.user, str(interaction.locale)
         private = responses_forced_private(
             in_server=interaction.guild_id is not None,
@@ -221,6 +242,8 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         if not self.store.compare_and_set(channel_id, None, claim):
             await self.tell(interaction, render.render_raced(str(interaction.locale)))
             return
+        if isinstance(state, Game):
+            self.metrics.started["ai"].inc()
         card = render.render_state(state, self.bot_id, self._deadline(interaction, idle))
         if private:
             card = render.with_private_notice(card, str(interaction.locale))
@@ -256,12 +279,15 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         custom_id = str(interaction.data.get("custom_id", ""))
         if not custom_id.startswith(codec.PREFIXES):
             return
+        started = time.perf_counter()
+        EVENT_SHARD.set(shard_of(interaction.guild_id, self.bot.shard_count))
         try:
             await self.on_click(interaction, custom_id)
         except Exception as error:
             await self.on_click_error(interaction, custom_id, error)
         finally:
             _release(interaction)
+            self.metrics.click_seconds.observe(time.perf_counter() - started)
 
     async def on_click(self, interaction: Interaction, custom_id: str) -> None:
         message = interaction.message
@@ -270,6 +296,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             click = codec.decode(custom_id)
         except codec.CodecError as error:
             log.warning("Channel %s: rejected button: %s", interaction.channel_id, error)
+            self.metrics.clicks_refused[Refusal.INVALID].inc()
             await self.refuse(interaction, Refuse(Refusal.INVALID), None)
             return
         scope = _scope_id(interaction)
@@ -303,13 +330,16 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         match decision:
             case Update(old=old, new=new):  # the common case first
                 await self._update(interaction, scope, old, shown, new)
-            case Refuse():
+            case Refuse(reason=reason):
+                self.metrics.clicks_refused[reason].inc()
                 await self.refuse(interaction, decision, live)
             case Expire(state=state):
+                self.metrics.clicks_other.inc()
                 await self._expire_unwatched(interaction, scope, state)
             case Start(state=state, retire=retire):
                 await self._rematch(interaction, scope, retire, state)
             case Private(kind=kind, game=game):
+                self.metrics.clicks_other.inc()
                 await self._private(interaction, kind, game)
             case AskResign(old=old, game=game):
                 await self._ask_resign(interaction, scope, old, game)
@@ -350,7 +380,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         else:
             claimed = self.store.compare_and_set(channel_id, old, after)
         if not claimed:
-            await self.tell(interaction, render.render_raced(str(interaction.locale)))
+            await self._raced(interaction)
             return
         card = render.render_state(new, self.bot_id, self._deadline(interaction, idle), key=key)
         try:
@@ -365,11 +395,15 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
                 if over and old is None and landed(error) is Landed.NO:
                     self.store.reopen(channel_id, message.id)
                 raise
+        self.metrics.clicks_moved.inc()  # counted once answered: the player waits for nothing
         if over:
             assert isinstance(new, Game)
+            self.metrics.finished[_kind(new), _result(new)].inc()
             log.info("Channel %s: game over: %s", channel_id, describe(new))
             self._announce(message.id, new, _sent_at(interaction.id), *live.where)
         else:
+            if isinstance(new, Game) and not new.moves:  # only an accepted challenge gives this
+                self.metrics.started["friend"].inc()
             self._schedule_sweep()
 
     def _after_failed_edit(
@@ -413,8 +447,10 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             *_where(interaction),
         )
         if not self.store.compare_and_set(channel_id, None, claim):
-            await self.tell(interaction, render.render_raced(str(interaction.locale)))
+            await self._raced(interaction)
             return
+        self.metrics.clicks_other.inc()
+        self.metrics.started[_kind(game)].inc()
         deadline = self._deadline(interaction, self.game_timeout)
         try:
             retired = render.render_game(finished, self.bot_id, retired=True)
@@ -460,8 +496,9 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             idle = max(0.0, old.deadline - self.clock())
             fresh = old._replace(token=interaction.token)
         if not self.store.compare_and_set(scope, old, fresh):
-            await self.tell(interaction, render.render_raced(str(interaction.locale)))
+            await self._raced(interaction)
             return
+        self.metrics.clicks_other.inc()
         self._schedule_sweep()
         card = render.render_state(game, self.bot_id, self._deadline(interaction, idle))
         await update_message(interaction, card)
@@ -475,8 +512,10 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
     ) -> None:
         """Confirmed on the private question: end the game on the board, then say so here."""
         if not self.store.compare_and_set(channel_id, old, None):
-            await self.tell(interaction, render.render_raced(str(interaction.locale)))
+            await self._raced(interaction)
             return
+        self.metrics.clicks_other.inc()
+        self.metrics.finished[_kind(new), _result(new)].inc()
         assert old.token is not None
         assert old.message_id is not None
         try:
@@ -495,8 +534,9 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         self, interaction: Interaction, channel_id: int, old: Live | None, challenge: Challenge
     ) -> None:
         if not self.store.compare_and_set(channel_id, old, None):
-            await self.tell(interaction, render.render_raced(str(interaction.locale)))
+            await self._raced(interaction)
             return
+        self.metrics.clicks_other.inc()
         try:
             await update_message(interaction, render.render_challenge_declined(challenge))
         except Exception as error:
@@ -529,6 +569,11 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             live_url=url,
         )
         await self.tell(interaction, reply)
+
+    async def _raced(self, interaction: Interaction) -> None:
+        """Another click changed the game first: say so to this one."""
+        self.metrics.clicks_raced.inc()
+        await self.tell(interaction, render.render_raced(str(interaction.locale)))
 
     async def tell(self, interaction: Interaction, reply: Reply) -> None:
         """A short answer only the clicking user sees."""
@@ -581,6 +626,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
 
     async def _show_lapsed(self, channel_id: int, live: Live) -> None:
         """Show that the game or challenge lapsed, through the last interaction's token."""
+        EVENT_SHARD.set(shard_of(live.guild_id, self.bot.shard_count))
         if live.token is None:
             return
         try:
@@ -595,6 +641,8 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
                 assert live.message_id is not None
                 self._announce(live.message_id, state, time.time(), *live.where)
                 return
+            if isinstance(state, Game):
+                self.metrics.finished[_kind(state), "expired"].inc()
             try:
                 await self._edit_by_token(live, render.render_expired(state, self.bot_id))
             finally:
@@ -615,6 +663,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             await update_message(interaction, render.render_expired(state, self.bot_id))
         finally:
             if first and isinstance(state, Game):
+                self.metrics.finished[_kind(state), "expired"].inc()
                 ended_at = _sent_at(interaction.id)
                 where = _where(interaction)
                 self._announce(message.id, state.expire(), ended_at, interaction.guild_id, *where)
@@ -715,6 +764,20 @@ def _custom_ids(components: Sequence[discord.Component]) -> Iterator[str]:
                 for item in row.children:
                     if custom_id := getattr(item, "custom_id", None):
                         yield custom_id
+
+
+def _kind(game: Game) -> str:
+    """A game's kind, as metrics label it."""
+    return "ai" if game.vs_ai else "friend"
+
+
+def _result(game: Game) -> str:
+    """How a finished game ended, as metrics label it."""
+    if game.ending is Ending.EXPIRED:
+        return "expired"
+    if game.ending is not None:
+        return "resigned"
+    return "won" if game.winner_mark else "draw"
 
 
 def describe(state: State) -> str:

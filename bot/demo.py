@@ -122,7 +122,7 @@ def make_demo_bot(
     writer: GameWriter | None = None,
 ) -> TicTacToeBot:
     """The real bot with demo settings (recording games when given `records` and `writer`)."""
-    settings = Settings(token=DEMO_TOKEN, game_timeout_seconds=game_timeout_seconds)
+    settings = Settings(token=DEMO_TOKEN, game_timeout_seconds=game_timeout_seconds, shard_count=1)
     return DemoBot(settings, rng=rng, records=records, writer=writer)
 
 

@@ -15,16 +15,20 @@ from pathlib import Path
 from typing import TypeVar
 
 from .records.url import UnsupportedDatabaseError, parse_url
+from .shards import ShardSpecError, check_shards_share_database, parse_shard_ids
 
 DEFAULT_GAME_TIMEOUT_SECONDS = 600
 # An interaction token lasts 15 minutes; the idle timeout edits the board with the last one.
 MAX_GAME_TIMEOUT_SECONDS = 840
 MIN_GAME_TIMEOUT_SECONDS = 30
+# Far above what any bot needs (Discord asks for one shard per 1,000 servers at most).
+MAX_SHARD_COUNT = 65535
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 DEFAULT_LOG_LEVEL = "INFO"
 DEFAULT_DATA_DIR = "data"
 RECORDS_FILE = "records.db"  # the SQLite database's name in DATA_DIR
 SPOOL_FILE = "records-spool.jsonl"  # games waiting for the database, in DATA_DIR
+DEFAULT_METRICS_HOST = "127.0.0.1"
 
 _T = TypeVar("_T")
 
@@ -90,6 +94,30 @@ SETTINGS: tuple[SettingInfo, ...] = (
         "wiped on deploy or for several bot processes sharing one database. Leave it empty "
         f"for SQLite in DATA_DIR/{RECORDS_FILE}. The bot never logs the password.",
     ),
+    SettingInfo(
+        "SHARD_COUNT",
+        "",
+        "How many shards the bot has in all, across every process. Leave it empty to run as "
+        "many as Discord recommends, all in this process.",
+    ),
+    SettingInfo(
+        "SHARD_IDS",
+        "",
+        "The shards this process runs, out of SHARD_COUNT (which it needs): ids and ranges, "
+        "e.g. 0-3 or 4,5. Leave it empty to run all of them. Processes that share the shards "
+        "need one PostgreSQL database.",
+    ),
+    SettingInfo(
+        "METRICS_PORT",
+        "",
+        "A port for /metrics (Prometheus) and /healthz (200 when every shard of this process "
+        "is ready, 503 with the reason otherwise). Leave it empty to serve neither.",
+    ),
+    SettingInfo(
+        "METRICS_HOST",
+        DEFAULT_METRICS_HOST,
+        "The address METRICS_PORT listens on; 0.0.0.0 to let other machines scrape it.",
+    ),
 )
 
 
@@ -119,6 +147,12 @@ class Settings:
     database_url: str = field(
         default="", repr=False
     )  # "" for SQLite in data_dir; may hold a password
+    # None: as many shards as Discord recommends. Settings made in code (tests) may set
+    # metrics_port 0, for any free port.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None  # None: every shard
+    metrics_port: int | None = None
+    metrics_host: str = DEFAULT_METRICS_HOST
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Settings:
@@ -142,6 +176,14 @@ class Settings:
         log_level = check(log_level_from_env, DEFAULT_LOG_LEVEL)
         data_dir = check(_data_dir, Path(DEFAULT_DATA_DIR))
         database_url = check(_database_url, "")
+        no_shards: tuple[int | None, tuple[int, ...] | None] = (None, None)
+        shard_count, shard_ids = check(_shards, no_shards)
+        metrics_port = check(_metrics_port, None)
+        metrics_host = environ.get("METRICS_HOST", "").strip() or DEFAULT_METRICS_HOST
+        if not problems and (
+            reason := check_shards_share_database(shard_ids, shard_count, database_url)
+        ):
+            problems.append(reason)
         if problems:
             error_type = MissingTokenError if MISSING_TOKEN_HELP in problems else SettingsError
             raise error_type(*problems)
@@ -152,6 +194,10 @@ class Settings:
             log_level=log_level,
             data_dir=data_dir,
             database_url=database_url,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
+            metrics_port=metrics_port,
+            metrics_host=metrics_host,
         )
 
     @property
@@ -256,6 +302,38 @@ def _database_url(environ: Mapping[str, str]) -> str:
         # The message names the driver at most, never the URL: it may hold a password.
         raise SettingsError(str(error)) from None
     return raw
+
+
+def _shards(environ: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    raw_count = environ.get("SHARD_COUNT", "").strip()
+    raw_ids = environ.get("SHARD_IDS", "").strip()
+    count = None
+    if raw_count:
+        if not raw_count.isdigit() or not 1 <= int(raw_count) <= MAX_SHARD_COUNT:
+            raise SettingsError(
+                f"SHARD_COUNT must be a whole number from 1 to {MAX_SHARD_COUNT}, not {raw_count!r}"
+            )
+        count = int(raw_count)
+    if not raw_ids:
+        return count, None
+    if count is None:
+        raise SettingsError(
+            "SHARD_IDS needs SHARD_COUNT: set SHARD_COUNT to the number of shards across "
+            "every process"
+        )
+    try:
+        return count, parse_shard_ids(raw_ids, count)
+    except ShardSpecError as error:
+        raise SettingsError(f"SHARD_IDS {error}") from None
+
+
+def _metrics_port(environ: Mapping[str, str]) -> int | None:
+    raw = environ.get("METRICS_PORT", "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not 1 <= int(raw) <= 65535:
+        raise SettingsError(f"METRICS_PORT must be a port number from 1 to 65535, not {raw!r}")
+    return int(raw)
 
 
 def describe_settings(width: int = 100) -> str:

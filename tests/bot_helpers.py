@@ -29,10 +29,21 @@ CELL_TAKEN = "That cell is taken. Pick an empty one."
 RESIGN_QUESTION = "Resign this game? Your opponent wins."
 
 
-def make_bot(seed: int = 0, guild_id: int | None = None) -> TicTacToeBot:
-    """The real bot, with a seeded AI and no real token (SimCord never checks it)."""
+def make_bot(
+    seed: int = 0,
+    guild_id: int | None = None,
+    *,
+    shard_count: int = 1,
+    shard_ids: tuple[int, ...] | None = None,
+) -> TicTacToeBot:
+    """The real bot, with a seeded AI and no real token (SimCord never checks it). SimCord
+    runs the shards it is given (one by default: it cannot ask Discord for a count)."""
     settings = Settings(
-        token="not-a-real-token", guild_id=guild_id, game_timeout_seconds=GAME_TIMEOUT
+        token="not-a-real-token",
+        guild_id=guild_id,
+        game_timeout_seconds=GAME_TIMEOUT,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
     return TicTacToeBot(settings, rng=random.Random(seed))
 

@@ -48,7 +48,7 @@ def storage(request, tmp_path):
 @pytest.fixture
 async def simcord_bot(storage, tmp_path):
     """The bot recording into `storage` through the real writer and its spool."""
-    settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT)
+    settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT, shard_count=1)
     writer = RecordWriter(storage, tmp_path / "spool.jsonl", first_retry=0.01, last_retry=0.01)
     await writer.start()
     bot = TicTacToeBot(settings, rng=random.Random(0), records=storage, writer=writer)
@@ -269,7 +269,7 @@ async def test_stats_answer_in_time_when_the_database_hangs(postgres_server, pos
     await storage.migrate()
     writer = RecordWriter(storage, None)
     await writer.start()
-    settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT)
+    settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT, shard_count=1)
     bot = TicTacToeBot(settings, rng=random.Random(0), records=storage, writer=writer)
     async with await Harness.start(bot=bot) as harness:
         cog = bot.get_cog("Records")

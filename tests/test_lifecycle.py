@@ -9,12 +9,14 @@ import json
 import os
 import re
 import signal
+import socket
 import sys
 from pathlib import Path
 
 from aiohttp import web
 
 REPO = Path(__file__).resolve().parent.parent
+SETTING_PREFIXES = ("DISCORD_", "GAME_", "LOG_", "SHARD_", "METRICS_")
 GOOD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.good-token-value"
 BAD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.revoked-token-value"
 APP_ID = "123456789012345678"
@@ -119,12 +121,15 @@ class FakeDiscord:
         if self.answer_gateway:
             await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45000}}))
         async for message in ws:  # stays connected until the bot closes the socket
-            if self.answer_gateway and json.loads(message.data).get("op") == 2:  # IDENTIFY
-                await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": 1, "d": self.ready()}))
+            sent = json.loads(message.data)
+            if self.answer_gateway and sent.get("op") == 2:  # IDENTIFY
+                ready = self.ready(sent["d"].get("shard", [0, 1]))
+                await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": 1, "d": ready}))
         return ws
 
-    def ready(self) -> dict[str, object]:
+    def ready(self, shard: list[int]) -> dict[str, object]:
         return {
+            "shard": shard,
             "v": 10,
             "user": BOT_USER,
             "guilds": [],
@@ -138,7 +143,7 @@ async def start_bot(
     fake: FakeDiscord, tmp_path: Path, token: str | None, *, docker: bool = False
 ) -> asyncio.subprocess.Process:
     """`python -m bot` against the fake; token None: the token comes from tmp_path/.env."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "GAME_", "LOG_"))}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(SETTING_PREFIXES)}
     env.update(PYTHONPATH=str(REPO))
     if token is not None:
         env.update(DISCORD_TOKEN=token)
@@ -207,6 +212,8 @@ async def test_sigterm_closes_the_bot_cleanly_with_exit_0(tmp_path):
     assert "Traceback" not in text
     # /tictactoe, /stats, /leaderboard, /forget-me and the member menu's "Challenge to Tic-Tac-Toe"
     assert "Synced 5 command(s) to all servers" in text
+    assert "Running shards 0 of 1" in text  # as many as Discord recommends (the fake: 1)
+    assert "Shard 0 connected" in text
     assert f"client_id={APP_ID}" in text
     # both install links: to a server (bot + commands) and to a user's account
     assert "scope=bot+applications.commands" in text
@@ -226,3 +233,23 @@ async def test_sigterm_during_the_gateway_handshake_is_still_a_clean_exit(tmp_pa
         output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
     assert process.returncode == 0, output.decode()
     assert "Traceback" not in output.decode()
+
+
+async def test_a_metrics_port_in_use_is_one_line_and_exit_1(tmp_path):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        (tmp_path / ".env").write_text(f"DISCORD_TOKEN={GOOD_TOKEN}\nMETRICS_PORT={port}\n")
+        async with FakeDiscord() as fake:
+            process = await start_bot(fake, tmp_path, None)
+            output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
+    finally:
+        taken.close()
+    text = output.decode()
+    assert process.returncode == 1, text
+    assert "Traceback" not in text
+    (error,) = [line for line in text.splitlines() if "ERROR" in line]
+    assert f"cannot listen on 127.0.0.1:{port}" in error
+    assert "set another METRICS_PORT" in error

@@ -42,8 +42,13 @@ SETTING_NAMES = [
     "LOG_LEVEL",
     "DATA_DIR",
     "DATABASE_URL",
+    "SHARD_COUNT",
+    "SHARD_IDS",
+    "METRICS_PORT",
+    "METRICS_HOST",
 ]
-SETTING_PREFIXES = ("DISCORD_", "GAME_", "LOG_", "DATA_DIR", "DATABASE_")
+# Every setting's prefix: the tests' child processes start without any of them.
+SETTING_PREFIXES = ("DISCORD_", "GAME_", "LOG_", "DATA_DIR", "DATABASE_", "SHARD_", "METRICS_")
 ANSI = "\x1b["
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import discord
@@ -54,6 +54,14 @@ class Unavailable(Exception):
 
 class GameWriter(Protocol):
     """What this cog needs of the background writer (bot.records.writer)."""
+
+    on_write: Callable[[float], None]
+
+    @property
+    def pending(self) -> int: ...
+
+    @property
+    def failing(self) -> str | None: ...
 
     def submit(self, record: GameRecord) -> None: ...
 

@@ -79,6 +79,8 @@ class RecordWriter:
         self._retry_delay = first_retry
         self._next_attempt = 0.0
         self.written = 0  # games this writer recorded (new to the database)
+        # Told how long each successful batch took, in seconds (the bot's metrics).
+        self.on_write: Callable[[float], None] = _ignore
 
     @property
     def pending(self) -> int:
@@ -238,11 +240,13 @@ class RecordWriter:
         while self._unwritten:
             await self._spool_queue()  # what ended meanwhile is safe before the next batch
             batch = list(self._unwritten.values())[: self._batch_size]
+            started = time.perf_counter()
             try:
                 self.written += await self._records.record(batch)
             except Exception as error:
                 self._failed(error)
                 return
+            self.on_write(time.perf_counter() - started)
             for game in batch:
                 del self._unwritten[game.game_id]
             self._recovered()
@@ -278,6 +282,10 @@ class RecordWriter:
         log.info("Recording games works again after %.1f s", self._clock() - self._failing_since)
         self._failing = None
         self._retry_delay = self._first_retry
+
+
+def _ignore(seconds: float) -> None:
+    pass
 
 
 def _without(game: GameRecord, user_id: int) -> GameRecord:

@@ -301,7 +301,7 @@ class FakeDiscord:
                 "id": str(interaction.id),
                 "type": interaction.type.value,
                 "user": user.payload(),
-                "authorizing_integration_owners": {GUILD_INSTALL: str(interaction.guild_id)},
+                "authorizing_integration_owners": {GUILD_INSTALL: str(interaction.guild_id or 0)},
             }
             if interaction.command:
                 metadata["name"] = interaction.command

@@ -103,6 +103,7 @@ class Harness:
         self._channels: dict[int, FakeChannel] = {}
         self._sequence = 0
         self._capture: list[asyncio.Task[Any]] | None = None
+        self._factory: Any = None
         self._progress = asyncio.Event()  # set on every request and finished handler
         self._previous_factory: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -117,19 +118,24 @@ class Harness:
         game_timeout_seconds: int = 600,
         record: bool = True,
         bot: discord.Client | None = None,
+        discord_: FakeDiscord | None = None,
     ) -> Harness:
-        """Log `bot` (default: TicTacToeBot with a seeded AI) in to FakeDiscord."""
+        """Log `bot` (default: TicTacToeBot with a seeded AI) in to FakeDiscord (`discord_`:
+        one that other harnesses' bots use too, as processes sharing the shards of a bot)."""
         if bot is None:
             # Imported by name: the harness does not depend on the bot's (changing) types.
             client, settings = (importlib.import_module(f"bot.{m}") for m in ("client", "settings"))
             config = settings.Settings(token=TOKEN, game_timeout_seconds=game_timeout_seconds)
             bot = client.TicTacToeBot(config, rng=random.Random(seed))
-        snowflake = Snowflakes()
-        fake = FakeDiscord(
-            bot_user=FakeUser(snowflake(), "TicTacToe", bot=True),
-            snowflake=snowflake,
-            record=record,
-        )
+        if discord_ is None:
+            snowflake = Snowflakes()
+            fake = FakeDiscord(
+                bot_user=FakeUser(snowflake(), "TicTacToe", bot=True),
+                snowflake=snowflake,
+                record=record,
+            )
+        else:
+            fake, snowflake = discord_, discord_.snowflake
         harness = cls(bot, fake, snowflake)
         harness._install_task_factory()
         try:
@@ -172,6 +178,7 @@ class Harness:
                 task.add_done_callback(self._note_progress)
             return task
 
+        self._factory = factory
         loop.set_task_factory(factory)  # type: ignore[arg-type]
 
     async def close(self) -> None:
@@ -185,7 +192,8 @@ class Harness:
             await asyncio.gather(*pending, return_exceptions=True)
         if not self.bot.is_closed():
             await self.bot.close()
-        if self._loop is not None:
+        if self._loop is not None and self._loop.get_task_factory() is self._factory:
+            # (A later harness's factory calls ours, which records nothing once closed.)
             self._loop.set_task_factory(self._previous_factory)
         self._sent.clear()
 
@@ -211,10 +219,18 @@ class Harness:
         self.discord.users[user.id] = user
         return user
 
-    def create_guild(self, name: str, *, channels: int = 1, announce: bool = True) -> FakeGuild:
+    def create_guild(
+        self, name: str, *, channels: int = 1, announce: bool = True, shard: int | None = None
+    ) -> FakeGuild:
         """A server with `channels` text channels, announced to the bot with GUILD_CREATE
-        (announce=False: later, with announce())."""
+        (announce=False: later, with announce()). `shard`: its id puts it on that shard of
+        the bot's (Discord's rule: the id's milliseconds modulo the shard count)."""
         guild_id = self._snowflake()
+        if shard is not None:
+            count = getattr(self.bot, "shard_count", None) or 1
+            while (guild_id >> 22) % count != shard % count:
+                guild_id += 1 << 22  # a millisecond later
+            self._snowflake._last = max(self._snowflake._last, guild_id)
         made = tuple(
             FakeChannel(self._snowflake(), guild_id, f"games-{i}", position=i)
             for i in range(channels)
@@ -225,6 +241,43 @@ class Harness:
         if announce:
             self.announce(guild)
         return guild
+
+    def create_dm(self, user: FakeUser) -> FakeChannel:
+        """The DM channel between `user` and the bot (Discord sends its events to shard 0)."""
+        channel = FakeChannel(self._snowflake(), None, f"dm-{user.name}", recipient=user)
+        self._channels[channel.id] = channel
+        return channel
+
+    def adopt(self, *channels: FakeChannel) -> None:
+        """Channels made by another harness on the same FakeDiscord, to click in here too."""
+        for channel in channels:
+            self._channels[channel.id] = channel
+
+    async def connect(self) -> None:
+        """The gateway's READY for every shard the bot runs, as Discord sends it once the bot
+        identifies; returns once discord.py has dispatched each shard's `shard_ready`."""
+        bot, state = self.bot, self.bot._connection
+        count = self.bot.shard_count or 1
+        shard_ids = list(getattr(bot, "shard_ids", None) or range(count))
+        # What AutoShardedClient.launch_shards sets before connecting; no servers to wait for.
+        state.shard_count, state.shard_ids = count, shard_ids  # type: ignore[attr-defined]
+        state.guild_ready_timeout = 0
+        ready = [
+            asyncio.ensure_future(bot.wait_for("shard_ready", check=lambda s, i=i: s == i))
+            for i in shard_ids
+        ]
+        for shard_id in shard_ids:
+            payload = {
+                "v": 10,
+                "user": self.bot_user.payload(),
+                "guilds": [],
+                "session_id": f"session-{shard_id}",
+                "resume_gateway_url": "wss://gateway.invalid",
+                "shard": [shard_id, count],
+                "application": {"id": str(self.discord.application_id), "flags": 0},
+            }
+            self._receive(self._frame("READY", payload))
+        await asyncio.gather(*ready)
 
     def announce(self, guild: FakeGuild) -> None:
         """Send GUILD_CREATE for `guild`: the bot joins it, or it comes back after an outage."""

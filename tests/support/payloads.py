@@ -17,6 +17,7 @@ Json = dict[str, Any]
 ALL_PERMISSIONS = str((1 << 50) - 1)
 GUILD_INSTALL = "0"  # authorizing_integration_owners key: the app was installed to a server
 GUILD_CONTEXT = 0  # interaction context type: in a server
+BOT_DM_CONTEXT = 1  # interaction context type: in the bot's DM with the user
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
 
 
@@ -62,14 +63,23 @@ class FakeUser:
 
 @dataclass(frozen=True, slots=True)
 class FakeChannel:
-    """A text channel of a server."""
+    """A text channel of a server, or (guild_id None) a DM with `recipient`."""
 
     id: int
-    guild_id: int
+    guild_id: int | None
     name: str
     position: int = 0
+    recipient: FakeUser | None = None
 
     def payload(self) -> Json:
+        if self.guild_id is None:
+            assert self.recipient is not None
+            return {
+                "id": str(self.id),
+                "type": discord.ChannelType.private.value,
+                "recipients": [self.recipient.payload()],
+                "last_message_id": None,
+            }
         return {
             "id": str(self.id),
             "type": discord.ChannelType.text.value,
@@ -169,7 +179,15 @@ def interaction_payload(
     joined_at: str,
     message: Json | None = None,
 ) -> Json:
-    """INTERACTION_CREATE for `user` in a server channel; `message` is the one clicked on."""
+    """INTERACTION_CREATE for `user` in a server channel or a DM with the bot; `message` is
+    the one clicked on."""
+    if channel.guild_id is None:
+        dm = _dm_interaction_payload(interaction_id, token, application_id, kind, data, user)
+        dm["channel"] = channel.payload()
+        dm["channel_id"] = str(channel.id)
+        if message is not None:
+            dm["message"] = message
+        return dm
     payload: Json = {
         "id": str(interaction_id),
         "application_id": str(application_id),
@@ -193,3 +211,30 @@ def interaction_payload(
     if message is not None:
         payload["message"] = message
     return payload
+
+
+def _dm_interaction_payload(
+    interaction_id: int,
+    token: str,
+    application_id: int,
+    kind: discord.InteractionType,
+    data: Json,
+    user: FakeUser,
+) -> Json:
+    """What a DM interaction has instead of a server's: a user, no member, no guild."""
+    return {
+        "id": str(interaction_id),
+        "application_id": str(application_id),
+        "type": kind.value,
+        "data": data,
+        "user": user.payload(),
+        "token": token,
+        "version": 1,
+        "app_permissions": ALL_PERMISSIONS,
+        "locale": "en-US",
+        "entitlements": [],
+        # Installed to a server: Discord names no server (0) for a DM with the bot.
+        "authorizing_integration_owners": {GUILD_INSTALL: "0"},
+        "context": BOT_DM_CONTEXT,
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+    }
