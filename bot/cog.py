@@ -44,7 +44,7 @@ from .domain.render import Card, Reply
 from .metrics import Metrics
 from .shards import EVENT_SHARD, shard_of
 from .store import GameStore
-from .ui import Interaction, card_view, pings_only, reply_view, update_message
+from .ui import Interaction, apologise, card_view, pings_only, reply_view, update_message
 
 if TYPE_CHECKING:
     from .client import TicTacToeBot
@@ -128,7 +128,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         command = interaction.command.name if interaction.command else "?"
         self.metrics.command_errors.inc()
         log.error("/%s failed in channel %s", command, interaction.channel_id, exc_info=error)
-        await self.apologise(interaction)
+        await apologise(interaction)
 
     async def on_click_error(
         self, interaction: Interaction, custom_id: str, error: Exception
@@ -138,7 +138,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         log.error(
             "Button %r failed in channel %s", custom_id, interaction.channel_id, exc_info=error
         )
-        await self.apologise(interaction)
+        await apologise(interaction)
 
     # ------------------------------------------------------------------ /tictactoe
 
@@ -582,17 +582,6 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             await interaction.response.send_message(reply.text, ephemeral=True)
         else:
             await interaction.response.send_message(reply.text, view=view, ephemeral=True)
-
-    async def apologise(self, interaction: Interaction) -> None:
-        """Tell the user something failed, whether or not the interaction was answered."""
-        text = render.render_apology(str(interaction.locale)).text
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("Could not send the apology in channel %s", interaction.channel_id)
 
     # ------------------------------------------------------------------ expiry
 

@@ -11,12 +11,14 @@ listener instead, by their custom_id, before and after a restart alike.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import discord
 from discord.http import MultipartParameters
 from discord.webhook.async_ import async_context
 
+from .domain import render
 from .domain.render import ButtonSpec, Card, Cells, Reply
 
 if TYPE_CHECKING:
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
 
 Interaction: TypeAlias = "discord.Interaction[TicTacToeBot]"
 Component = dict[str, Any]
+
+log = logging.getLogger(__name__)
 
 
 class _Prebuilt:
@@ -196,3 +200,16 @@ async def update_message(interaction: Interaction, card: Card) -> None:
     response = discord.InteractionResponse(interaction)
     response._response_type = discord.InteractionResponseType.message_update
     setattr(interaction, "_cs_response", response)  # noqa: B010 - a private slot of discord.py's
+
+
+async def apologise(interaction: discord.Interaction[Any]) -> None:
+    """Tell the user privately that something failed, whether or not the interaction was
+    answered already (every cog's error handler ends here)."""
+    text = render.render_apology(str(interaction.locale)).text
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("Could not send the apology in channel %s", interaction.channel_id)

@@ -23,7 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..domain import render as game_render
 from ..domain.finished import FinishedGame
 from ..domain.render import Reply
-from ..ui import card_view, reply_view, update_message
+from ..ui import apologise, card_view, reply_view, update_message
 from . import buttons
 from . import render as records_render
 from .model import GameRecord, Records
@@ -108,7 +108,7 @@ class RecordsCog(commands.Cog, name="Records"):
     ) -> None:
         command = interaction.command.name if interaction.command else "?"
         log.error("/%s failed in channel %s", command, interaction.channel_id, exc_info=error)
-        await self._apologise(interaction)
+        await apologise(interaction)
 
     # ------------------------------------------------------------------ recording
 
@@ -220,7 +220,7 @@ class RecordsCog(commands.Cog, name="Records"):
             pass  # answered, and logged once
         except Exception:
             log.exception("Records button %r failed", click)
-            await self._apologise(interaction)
+            await apologise(interaction)
 
     async def _on_button(self, interaction: Interaction, click: buttons.RecordsClick) -> None:
         locale = str(interaction.locale)
@@ -266,16 +266,6 @@ class RecordsCog(commands.Cog, name="Records"):
             self._reads_failing = False
             log.info("Stats are available again")
         return result
-
-    async def _apologise(self, interaction: discord.Interaction[Any]) -> None:
-        text = game_render.render_apology(str(interaction.locale)).text
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("Could not send the apology in channel %s", interaction.channel_id)
 
 
 async def _tell(interaction: Interaction, reply: Reply) -> None:
