@@ -15,7 +15,8 @@ import pytest
 
 from bot.domain.game import Ending
 from bot.records.model import Tally
-from bot.records.spool import Spool, SpoolInUseError, from_json, to_json
+from bot.records.schema import game_record, game_row
+from bot.records.spool import Spool, SpoolInUseError
 from bot.records.storage import Storage, open_records
 from bot.records.writer import RecordWriter
 from tests.support.postgres import free_port
@@ -119,7 +120,7 @@ async def test_a_stop_during_an_outage_leaves_the_games_for_the_next_start(
 async def test_the_spool_skips_a_line_cut_short_and_repeats(tmp_path, records):
     spool = tmp_path / "spool.jsonl"
     kept = games(0, 3)
-    lines = [json.dumps(to_json(game)) for game in [*kept, kept[0]]]
+    lines = [json.dumps(game_row(game)) for game in [*kept, kept[0]]]
     spool.write_text("\n".join(lines) + "\n" + lines[1][: len(lines[1]) // 2])
     writer = RecordWriter(records, spool)
     assert await writer.start() == 3
@@ -130,7 +131,7 @@ async def test_the_spool_skips_a_line_cut_short_and_repeats(tmp_path, records):
 
 def test_a_game_survives_the_spool_unchanged():
     for game in [*games(0, 3), record(9, ALICE, BOB, (4,), ending=Ending.EXPIRED, guild=None)]:
-        assert from_json(json.loads(json.dumps(to_json(game)))) == game
+        assert game_record(json.loads(json.dumps(game_row(game)))) == game
 
 
 async def test_two_writers_cannot_share_a_spool(records, tmp_path):

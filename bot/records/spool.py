@@ -15,10 +15,10 @@ import logging
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
-from ..domain.finished import Place
-from .model import Finish, GameRecord
+from .model import GameRecord
+from .schema import game_record, game_row
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ class Spool:
         games: dict[int, GameRecord] = {}
         for number, line in enumerate(file, 1):
             try:
-                game = from_json(json.loads(line))
+                game = game_record(json.loads(line))
             except (ValueError, KeyError, TypeError):
                 # The last line of a process killed while appending: that batch was never
                 # confirmed to anyone, so there is nothing to recover from it.
@@ -60,7 +60,8 @@ class Spool:
     def append(self, games: Iterable[GameRecord]) -> None:
         file = self._require()
         file.seek(0, os.SEEK_END)
-        lines = (json.dumps(to_json(game), separators=(",", ":")) + "\n" for game in games)
+        # A line is the game's database row: the same fields, all of them JSON values.
+        lines = (json.dumps(game_row(game), separators=(",", ":")) + "\n" for game in games)
         file.write("".join(lines))
         file.flush()
         os.fsync(file.fileno())
@@ -80,44 +81,3 @@ class Spool:
         if self._file is None:
             raise RuntimeError("the spool is not open")
         return self._file
-
-
-def to_json(game: GameRecord) -> dict[str, Any]:
-    return {
-        "game_id": game.game_id,
-        "x_player": game.x_player,
-        "o_player": game.o_player,
-        "level": game.level,
-        "moves": None if game.moves is None else list(game.moves),
-        "board": game.board,
-        "winner": game.winner,
-        "finish": game.finish.value,
-        "counted": game.counted,
-        "started_at": game.started_at,
-        "ended_at": game.ended_at,
-        "guild_id": game.guild_id,
-        "place": game.place.value,
-        "user_installed": game.user_installed,
-        "locale": game.locale,
-    }
-
-
-def from_json(data: dict[str, Any]) -> GameRecord:
-    moves = data["moves"]
-    return GameRecord(
-        game_id=int(data["game_id"]),
-        x_player=data["x_player"],
-        o_player=data["o_player"],
-        level=data["level"],
-        moves=None if moves is None else tuple(int(cell) for cell in moves),
-        board=str(data["board"]),
-        winner=data["winner"],
-        finish=Finish(data["finish"]),
-        counted=bool(data["counted"]),
-        started_at=float(data["started_at"]),
-        ended_at=float(data["ended_at"]),
-        guild_id=data["guild_id"],
-        place=Place(data["place"]),
-        user_installed=bool(data["user_installed"]),
-        locale=str(data["locale"]),
-    )
