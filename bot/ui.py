@@ -213,3 +213,17 @@ async def apologise(interaction: discord.Interaction[Any]) -> None:
             await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException:
         log.warning("Could not send the apology in channel %s", interaction.channel_id)
+
+
+def release(interaction: discord.Interaction[Any]) -> None:
+    """Break the reference cycle between a handled interaction and its `response`.
+
+    discord.py caches `interaction.response` on the interaction, and the InteractionResponse
+    refers back to it, so each answered interaction (with its message, components, user and
+    member: about 60 objects) would outlive its handler as cyclic garbage that only the
+    collector frees. Measured with benchmarks/bot_load.py, 1,000 games: 280 young and 2 full
+    collections per 3,000 clicks before, 16-38 young and none after. `_cs_response` is the
+    slot discord.py caches it in; were it renamed, this would do nothing.
+    """
+    if hasattr(interaction, "_cs_response"):  # set once `response` was first used
+        delattr(interaction, "_cs_response")

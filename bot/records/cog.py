@@ -23,7 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..domain import render as game_render
 from ..domain.finished import FinishedGame
 from ..domain.render import Reply
-from ..ui import apologise, card_view, reply_view, update_message
+from ..ui import apologise, card_view, release, reply_view, update_message
 from . import buttons
 from . import render as records_render
 from .model import GameRecord, Records
@@ -221,6 +221,8 @@ class RecordsCog(commands.Cog, name="Records"):
         except Exception:
             log.exception("Records button %r failed", click)
             await apologise(interaction)
+        finally:
+            release(interaction)
 
     async def _on_button(self, interaction: Interaction, click: buttons.RecordsClick) -> None:
         locale = str(interaction.locale)
