@@ -406,7 +406,6 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         self.metrics.clicks_moved.inc()  # counted once answered: the player waits for nothing
         if over:
             assert isinstance(new, Game)
-            self.metrics.finished[_kind(new), _result(new)].inc()
             log.info("Channel %s: game over: %s", channel_id, describe(new))
             self._announce(message.id, new, _sent_at(interaction.id), *live.where)
         else:
@@ -523,7 +522,6 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             await self._raced(interaction)
             return
         self.metrics.clicks_other.inc()
-        self.metrics.finished[_kind(new), _result(new)].inc()
         assert old.token is not None
         assert old.message_id is not None
         try:
@@ -638,8 +636,6 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
                 assert live.message_id is not None
                 self._announce(live.message_id, state, time.time(), *live.where)
                 return
-            if isinstance(state, Game):
-                self.metrics.finished[_kind(state), "expired"].inc()
             try:
                 await self._edit_by_token(live, render.render_expired(state, self.bot_id))
             finally:
@@ -660,7 +656,6 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             await update_message(interaction, render.render_expired(state, self.bot_id))
         finally:
             if first and isinstance(state, Game):
-                self.metrics.finished[_kind(state), "expired"].inc()
                 ended_at = _sent_at(interaction.id)
                 where = _where(interaction)
                 self._announce(message.id, state.expire(), ended_at, interaction.guild_id, *where)
@@ -674,9 +669,10 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         place: str,
         user_installed: bool,
     ) -> None:
-        """Tell whoever listens (`on_game_finished`) that the game of this board has ended:
-        after the click's answer, once per game; no I/O (discord.py runs each listener as a
-        task of its own)."""
+        """Count the game as finished and tell whoever listens (`on_game_finished`) that the
+        game of this board has ended: after the click's answer, once per game; no I/O
+        (discord.py runs each listener as a task of its own)."""
+        self.metrics.finished[_kind(game), _result(game)].inc()
         finished = FinishedGame(message_id, game, ended_at, guild_id, Place(place), user_installed)
         self.bot.dispatch("game_finished", finished)
 
