@@ -40,7 +40,7 @@ from .domain.policy import (
     refuse_start,
     responses_forced_private,
 )
-from .domain.render import Card, Reply
+from .domain.render import Card
 from .metrics import Metrics
 from .shards import EVENT_SHARD, shard_of
 from .store import GameStore
@@ -51,6 +51,7 @@ from .ui import (
     pings_only,
     release,
     reply_view,
+    tell,
     update_message,
 )
 
@@ -248,7 +249,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             *_where(interaction),
         )
         if not self.store.compare_and_set(channel_id, None, claim):
-            await self.tell(interaction, render.render_raced(str(interaction.locale)))
+            await tell(interaction, render.render_raced(str(interaction.locale)))
             return
         if isinstance(state, Game):
             self.metrics.started["ai"].inc()
@@ -481,7 +482,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             reply = render.render_hint(game, locale)
         else:
             reply = render.render_review(game, locale, self.bot_id)
-        await self.tell(interaction, reply)
+        await tell(interaction, reply)
 
     async def _ask_resign(
         self, interaction: Interaction, scope: int, old: Live | None, game: Game
@@ -574,20 +575,12 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             command=self.command,
             live_url=url,
         )
-        await self.tell(interaction, reply)
+        await tell(interaction, reply)
 
     async def _raced(self, interaction: Interaction) -> None:
         """Another click changed the game first: say so to this one."""
         self.metrics.clicks_raced.inc()
-        await self.tell(interaction, render.render_raced(str(interaction.locale)))
-
-    async def tell(self, interaction: Interaction, reply: Reply) -> None:
-        """A short answer only the clicking user sees."""
-        view = reply_view(reply)
-        if view is None:
-            await interaction.response.send_message(reply.text, ephemeral=True)
-        else:
-            await interaction.response.send_message(reply.text, view=view, ephemeral=True)
+        await tell(interaction, render.render_raced(str(interaction.locale)))
 
     # ------------------------------------------------------------------ expiry
 

@@ -202,6 +202,15 @@ async def update_message(interaction: Interaction, card: Card) -> None:
     setattr(interaction, "_cs_response", response)  # noqa: B010 - a private slot of discord.py's
 
 
+async def tell(interaction: discord.Interaction[Any], reply: Reply) -> None:
+    """A short answer only the user who acted sees."""
+    view = reply_view(reply)
+    if view is None:
+        await interaction.response.send_message(reply.text, ephemeral=True)
+    else:
+        await interaction.response.send_message(reply.text, view=view, ephemeral=True)
+
+
 async def apologise(interaction: discord.Interaction[Any]) -> None:
     """Tell the user privately that something failed, whether or not the interaction was
     answered already (every cog's error handler ends here)."""

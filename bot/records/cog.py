@@ -22,8 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..domain import render as game_render
 from ..domain.finished import FinishedGame
-from ..domain.render import Reply
-from ..ui import apologise, card_view, release, reply_view, update_message
+from ..ui import apologise, card_view, release, tell, update_message
 from . import buttons
 from . import render as records_render
 from .model import GameRecord, Records
@@ -132,7 +131,7 @@ class RecordsCog(commands.Cog, name="Records"):
         locale = str(interaction.locale)
         target = player or interaction.user
         if target.bot:
-            await _tell(interaction, records_render.render_no_bot_stats(locale))
+            await tell(interaction, records_render.render_no_bot_stats(locale))
             return
         try:
             found = await self._read(
@@ -190,7 +189,7 @@ class RecordsCog(commands.Cog, name="Records"):
         question = records_render.render_forget_question(
             interaction.user.id, str(interaction.locale)
         )
-        await _tell(interaction, question)
+        await tell(interaction, question)
 
     async def _forget(self, interaction: Interaction, user_id: int) -> None:
         """The confirmation: the click is acknowledged at once, then the question is replaced
@@ -198,7 +197,7 @@ class RecordsCog(commands.Cog, name="Records"):
         while with the database slow; the interaction's token lasts 15 minutes)."""
         locale = str(interaction.locale)
         if user_id != interaction.user.id:  # the question is private: only a forged click
-            await _tell(interaction, records_render.render_kept(locale))
+            await tell(interaction, records_render.render_kept(locale))
             return
         await interaction.response.defer()
         try:
@@ -241,14 +240,14 @@ class RecordsCog(commands.Cog, name="Records"):
         locale = str(interaction.locale)
         record = await self._read(interaction, self.records.game(game_id))
         if record is None:  # its players deleted their data
-            await _tell(interaction, records_render.render_game_gone(locale))
+            await tell(interaction, records_render.render_game_gone(locale))
             return
         if interaction.user.id not in (record.x_player, record.o_player):
-            await _tell(interaction, records_render.render_not_your_game(locale))
+            await tell(interaction, records_render.render_not_your_game(locale))
             return
         assert self.bot.user is not None
         game = records_render.game_of_record(record)
-        await _tell(interaction, game_render.render_review(game, locale, self.bot.user.id))
+        await tell(interaction, game_render.render_review(game, locale, self.bot.user.id))
 
     # ------------------------------------------------------------------ the database
 
@@ -262,21 +261,12 @@ class RecordsCog(commands.Cog, name="Records"):
             if not self._reads_failing:
                 self._reads_failing = True
                 log.warning("Stats are unavailable: the database read failed: %r", error)
-            await _tell(interaction, records_render.render_unavailable(str(interaction.locale)))
+            await tell(interaction, records_render.render_unavailable(str(interaction.locale)))
             raise Unavailable from error
         if self._reads_failing:
             self._reads_failing = False
             log.info("Stats are available again")
         return result
-
-
-async def _tell(interaction: Interaction, reply: Reply) -> None:
-    """A short answer only the user sees."""
-    view = reply_view(reply)
-    if view is None:
-        await interaction.response.send_message(reply.text, ephemeral=True)
-    else:
-        await interaction.response.send_message(reply.text, view=view, ephemeral=True)
 
 
 def _button_class(cog: RecordsCog) -> type[discord.ui.DynamicItem[discord.ui.Button[Any]]]:
