@@ -9,7 +9,7 @@ pauses, and its memory per live game, with thousands of games live at once.
 
 A benchmark, not a test: it prints figures and PASS/FAIL against targets, and exits 0.
 
-Both bots run in the same harness (tests/support): INTERACTION_CREATE frames decoded and parsed
+Both bots run in the same harness (fake_discord/): INTERACTION_CREATE frames decoded and parsed
 by discord.py's gateway code, answers going through discord.py's HTTP stack to an in-process fake
 of Discord's REST API, no socket.
 
@@ -99,7 +99,7 @@ from bot.records.model import GameRecord
 from bot.records.storage import Storage
 from bot.records.writer import RecordWriter
 from bot.settings import Settings
-from tests.support import (
+from fake_discord import (
     FakeChannel,
     FakeUser,
     Harness,
@@ -515,7 +515,7 @@ class Database:
 
     def __enter__(self) -> Database:
         if self.backend == "postgresql":
-            from tests.support.postgres import start_server
+            from testdb.postgres import start_server
 
             self.server = start_server()
             if self.server is None:
@@ -841,7 +841,7 @@ class BaselineBot(commands.AutoShardedBot):
         if interaction.type is discord.InteractionType.component:
             # InteractionResponse only takes discord.py objects (View, Embed): this is the call
             # its edit_message ends in, the webhook adapter's create_interaction_response, with
-            # the JSON body prebuilt (tests.support.answer_raw).
+            # the JSON body prebuilt (fake_discord.answer_raw).
             await answer_raw(interaction, Response.message_update, self.answer)
 
 
@@ -888,7 +888,7 @@ class Memory:
 
 # Lines whose retained allocations are the harness's (the fake's stored messages are JSON text
 # written by json.dumps; the bot's own encodings are not retained).
-HARNESS_LINES = ("tests/support/", "benchmarks/", "json/encoder.py")
+HARNESS_LINES = ("fake_discord/", "benchmarks/", "json/encoder.py")
 JSON_DECODE = "json/decoder.py"  # what survives of it is the bot's decoding of gateway frames
 
 

@@ -3,7 +3,7 @@
 
 Run from anywhere with `python benchmarks/records.py` (both backends; `--backend sqlite` or
 `--backend postgresql` for one, `--games 20000 --players 2000` for a quick run). PostgreSQL is a
-throwaway server started the way the tests start theirs (tests/support/postgres.py), or the one
+throwaway server started the way the tests start theirs (testdb/postgres.py), or the one
 `--postgresql-url` names (its database must be empty). It prints a report and always exits 0.
 
 1. Check: a few thousand games seeded in bulk and the same games recorded one batch at a time
@@ -51,7 +51,7 @@ from bot.records.schema import (  # noqa: E402
     players,
 )
 from bot.records.storage import Storage, open_records  # noqa: E402
-from tests.support.postgres import start_server  # noqa: E402
+from testdb.postgres import start_server  # noqa: E402
 
 TARGET_P99_MS = 50.0
 LEVELS = ("easy", "medium", "hard", "impossible")

@@ -7,7 +7,7 @@
 A benchmark, not a test: it prints figures and PASS/FAIL against targets, and exits 0.
 
 Both bots are TicTacToeBot (an AutoShardedBot) in the harness of benchmarks/bot_load.py (the
-fake Discord of tests/support: gateway frames decoded and parsed by discord.py, answers through
+fake Discord (fake_discord/): gateway frames decoded and parsed by discord.py, answers through
 its HTTP stack, no socket), each told by READY frames that its shards are connected. Their N
 games, in servers of 100 channels whose ids spread them over the shards, are played to the end
 a round at a time, in paired runs: each click of the 4-shard bot is followed by one of the
@@ -59,8 +59,8 @@ from benchmarks.bot_load import (
 from bot.client import TicTacToeBot
 from bot.settings import Settings
 from bot.shards import shard_of
-from tests.support import Harness
-from tests.support.fake_rest import TOKEN
+from fake_discord import Harness
+from fake_discord.rest import TOKEN
 
 TARGET_RATIO = 1.05  # 4 shards' CPU per click, at most this many times 1 shard's
 SHARDS = 4

@@ -7,7 +7,7 @@ import simcord.interactions
 from bot_helpers import make_bot, payload_problems, sent_messages
 from simcord import Env
 
-from tests.support.postgres import start_or_skip
+from testdb.postgres import start_or_skip
 
 
 @pytest.fixture

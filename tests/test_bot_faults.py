@@ -1,6 +1,6 @@
 """When Discord errors: what players saw is never lost, and the board never stops playing.
 
-The harness (tests/support) answers the bot's requests in-process and injects faults: an edit
+The harness (fake_discord/) answers the bot's requests in-process and injects faults: an edit
 that Discord applied but answered 500 (discord.py retries and gets 40060, "already
 acknowledged"), a 500 that was not applied, a 429. discord.py's back-off before a retry is made
 instant (see `no_backoff`); the bot's own clock is a value the tests move.
@@ -15,7 +15,7 @@ import pytest
 import tictactoe as ttt
 from bot.client import TicTacToeBot
 from bot.settings import Settings
-from tests.support import Fault, Harness, board, text
+from fake_discord import Fault, Harness, board, text
 
 UPDATE = discord.InteractionResponseType.message_update
 PRIVATE = discord.InteractionResponseType.channel_message

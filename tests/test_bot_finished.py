@@ -25,7 +25,7 @@ from bot.client import TicTacToeBot
 from bot.cog import TicTacToeCog
 from bot.domain.finished import FinishedGame, Place
 from bot.domain.game import AI, Ending
-from tests.support import Fault, Harness, text
+from fake_discord import Fault, Harness, text
 
 
 @dataclass

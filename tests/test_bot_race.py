@@ -1,6 +1,6 @@
 """Clicks racing for one game, through discord.py's real interaction dispatch.
 
-The harness (tests/support) feeds INTERACTION_CREATE payloads to the real bot and answers its
+The harness (fake_discord/) feeds INTERACTION_CREATE payloads to the real bot and answers its
 REST calls in-process. `race(..., paused=False)` parses every click before any handler runs, so
 the later ones are stale when handled; `paused=True` holds Discord's answers until every handler
 has sent its request, so all the clicks are in flight at once.
@@ -14,7 +14,7 @@ import pytest
 import tictactoe as ttt
 from bot.client import TicTacToeBot
 from bot.cog import TicTacToeCog
-from tests.support import Harness, board, first_empty, is_over, marks, text
+from fake_discord import Harness, board, first_empty, is_over, marks, text
 
 BOARD_CHANGED = "The board changed before your click landed. Look again."
 RACED = "Someone else's click got there first. Look again."

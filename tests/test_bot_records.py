@@ -25,8 +25,8 @@ from bot.records.cog import RecordsCog
 from bot.records.storage import Storage
 from bot.records.writer import RecordWriter
 from bot.settings import Settings
-from tests.support import Harness
-from tests.support import text as harness_text
+from fake_discord import Harness
+from fake_discord import text as harness_text
 from tests.support.records import record
 
 UNAVAILABLE = (

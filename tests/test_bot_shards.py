@@ -1,5 +1,5 @@
 """Shards: one process running several (SimCord's AutoShardedClient support), and several
-processes, each with some of the shards, against one fake Discord (tests/support).
+processes, each with some of the shards, against one fake Discord (fake_discord/).
 
 Games need no shared store: a server's interactions reach the one shard that holds it, DMs
 reach shard 0, and every board carries its game, so whichever process gets a click can play
@@ -20,7 +20,7 @@ from bot.cog import TicTacToeCog
 from bot.records.startup import start_records
 from bot.settings import Settings
 from bot.shards import ShardLogFilter, shard_of
-from tests.support import (
+from fake_discord import (
     FakeChannel,
     FakeDiscord,
     FakeGuild,
@@ -32,7 +32,7 @@ from tests.support import (
     marks,
     text,
 )
-from tests.support.fake_rest import TOKEN
+from fake_discord.rest import TOKEN
 
 SHARDS = 4
 TIMEOUT = 600

@@ -4,7 +4,7 @@ in the classic layout and in Components V2, and through discord.py's HTTP stack 
 import discord
 import pytest
 
-from tests.support import DiscordError, Harness, answer_raw, validate_message
+from fake_discord import DiscordError, Harness, answer_raw, validate_message
 
 V2 = discord.MessageFlags(components_v2=True).value
 ROW, BUTTON = discord.ComponentType.action_row.value, discord.ComponentType.button.value

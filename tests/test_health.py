@@ -3,7 +3,7 @@ check, and /metrics as Prometheus reads it after a scripted game (and a rate lim
 
 /healthz: the real bot, in this process, connects to a fake Discord on loopback (REST and a
 gateway websocket this test drives step by step). /metrics: the bot plays through the fake
-Discord of tests/support, and the page is parsed with prometheus-client's own parser.
+Discord (fake_discord/), and the page is parsed with prometheus-client's own parser.
 """
 
 import asyncio
@@ -20,9 +20,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.client import TicTacToeBot
 from bot.records.startup import start_records
 from bot.settings import Settings
-from tests.support import Fault, Harness, first_empty, is_over, text
-from tests.support.fake_rest import TOKEN
-from tests.support.postgres import start_or_skip
+from fake_discord import Fault, Harness, first_empty, is_over, text
+from fake_discord.rest import TOKEN
+from testdb.postgres import start_or_skip
 
 APP_ID = "123456789012345678"
 GUILD_ID = "223456789012345678"

@@ -17,8 +17,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.records.storage import Storage, open_records
 from bot.records.writer import RecordWriter
+from testdb.postgres import start_or_skip
 from tests.support.filesystems import fill, remount, tmpfs
-from tests.support.postgres import start_or_skip
 from tests.support.records import ALICE, BOB, CAROL, DRAW, GUILD, O_WINS, X_WINS, record
 
 WRITER_LOG = "bot.records.writer"

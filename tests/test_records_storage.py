@@ -1,5 +1,5 @@
 """Recorded games, stats, boards, ratings and forgetting, on a real SQLite file and a real
-PostgreSQL server (tests/support/postgres.py), through the same `Storage`."""
+PostgreSQL server (testdb/postgres.py), through the same `Storage`."""
 
 import asyncio
 

@@ -19,7 +19,7 @@ from bot.records.schema import game_record, game_row
 from bot.records.spool import Spool, SpoolInUseError
 from bot.records.storage import Storage, open_records
 from bot.records.writer import RecordWriter
-from tests.support.postgres import free_port
+from testdb.postgres import free_port
 from tests.support.records import ALICE, BOB, CAROL, DRAW, GUILD, O_WINS, X_WINS, game_id, record
 
 REPO = Path(__file__).resolve().parent.parent

@@ -39,7 +39,6 @@ import discord
 from discord.http import MultipartParameters, Route
 from discord.webhook.async_ import async_context
 
-from .fake_rest import TOKEN, FakeDiscord, FakeSession, InteractionRecord, Request
 from .payloads import (
     FakeChannel,
     FakeGuild,
@@ -51,6 +50,7 @@ from .payloads import (
     member_payload,
 )
 from .reading import find_button
+from .rest import TOKEN, FakeDiscord, FakeSession, InteractionRecord, Request
 
 USER_OPTION = discord.AppCommandOptionType.user.value
 

@@ -678,7 +678,9 @@ class _Layout:
 class FakeResponse:
     """The part of aiohttp.ClientResponse that discord.py reads."""
 
-    def __init__(self, method: str, url: str, status: int, body: Any, headers: dict[str, str]):
+    def __init__(
+        self, method: str, url: str, status: int, body: Any, headers: dict[str, str]
+    ) -> None:
         self.method, self.url, self.status = method, url, status
         self.reason = {200: "OK", 204: "No Content"}.get(status, "Error")
         self._text = "" if body is None else _dumps(body)

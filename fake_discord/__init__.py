@@ -3,13 +3,12 @@ process, answered by an in-process stub of Discord's REST API.
 
     harness.py   Harness (the bot logged in to the fake; feeds INTERACTION_CREATE), Sent
                  (one interaction and its requests), answer_raw (answer with a JSON body)
-    fake_rest.py FakeDiscord (routes, stored messages, validation, faults), Fault, Request,
+    rest.py     FakeDiscord (routes, stored messages, validation, faults), Fault, Request,
                  DiscordError, validate_message
     payloads.py  FakeUser / FakeChannel / FakeGuild and the JSON payloads Discord sends
     reading.py   a message as a user sees it: text, buttons, board, is_over, ...
 """
 
-from .fake_rest import DiscordError, FakeDiscord, Fault, Request, validate_message
 from .harness import Harness, Sent, answer_raw
 from .payloads import FakeChannel, FakeGuild, FakeUser, Json
 from .reading import (
@@ -25,6 +24,7 @@ from .reading import (
     text,
     walk,
 )
+from .rest import DiscordError, FakeDiscord, Fault, Request, validate_message
 
 __all__ = [
     "DiscordError",
