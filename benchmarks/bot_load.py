@@ -92,11 +92,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import TicTacToeBot
-from bot.domain.finished import FinishedGame, Place
-from bot.domain.game import Game
-from bot.records.model import GameRecord
-from bot.records.storage import Storage
+from bot.app import TicTacToeBot
+from bot.core.finished import FinishedGame, Place
+from bot.core.game import Game
+from bot.records.api import GameRecord
+from bot.records.sql.storage import Storage
 from bot.records.writer import RecordWriter
 from bot.settings import Settings
 from fake_discord import (

@@ -37,11 +37,11 @@ if str(ROOT) not in sys.path:
 
 from sqlalchemy import insert, select, text  # noqa: E402
 
-from bot.domain.finished import FinishedGame, Place  # noqa: E402
-from bot.domain.game import AI, Game  # noqa: E402
-from bot.records.counting import MEMBER_COLUMNS, count_game  # noqa: E402
-from bot.records.model import GameRecord  # noqa: E402
-from bot.records.schema import (  # noqa: E402
+from bot.core.finished import FinishedGame, Place  # noqa: E402
+from bot.core.game import AI, Game  # noqa: E402
+from bot.records.api import GameRecord  # noqa: E402
+from bot.records.sql.counting import MEMBER_COLUMNS, count_game  # noqa: E402
+from bot.records.sql.schema import (  # noqa: E402
     EVERYONE,
     board_sizes,
     bot_tallies,
@@ -50,7 +50,7 @@ from bot.records.schema import (  # noqa: E402
     memberships,
     players,
 )
-from bot.records.storage import Storage, open_records  # noqa: E402
+from bot.records.sql.storage import Storage, open_records  # noqa: E402
 from testdb.postgres import start_server  # noqa: E402
 
 TARGET_P99_MS = 50.0

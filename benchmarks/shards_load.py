@@ -56,9 +56,9 @@ from benchmarks.bot_load import (
     play_once,
     start_games,
 )
-from bot.client import TicTacToeBot
+from bot.app import TicTacToeBot
+from bot.ops.shards import shard_of
 from bot.settings import Settings
-from bot.shards import shard_of
 from fake_discord import Harness
 from fake_discord.rest import TOKEN
 

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .client import TicTacToeBot
-from .records.cog import GameWriter
-from .records.model import Records
-from .records.startup import start_records
-from .settings import DEFAULT_GAME_TIMEOUT_SECONDS, Settings
+from bot.app import TicTacToeBot
+from bot.records.api import Records
+from bot.records.cog import GameWriter
+from bot.records.startup import start_records
+from bot.settings import DEFAULT_GAME_TIMEOUT_SECONDS, Settings
 
 if TYPE_CHECKING:
     from simcord.preview import Preview
@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 class _SimulationNoise(logging.Filter):
     """Drops start-up lines that are wrong or useless inside the simulation."""
 
-    LOGGERS = ("discord.client", "discord.state", "bot.client")
+    LOGGERS = ("discord.client", "discord.state", "bot.app")
     MESSAGES = (
         # From the throwaway client SimCord makes on import to check discord.py's internals.
         "PyNaCl is not installed",

@@ -18,11 +18,11 @@ import discord
 from discord.http import MultipartParameters
 from discord.webhook.async_ import async_context
 
-from .domain import render
-from .domain.render import ButtonSpec, Card, Cells, Reply
+from bot.view import board as render
+from bot.view.board import ButtonSpec, Card, Cells, Reply
 
 if TYPE_CHECKING:
-    from .client import TicTacToeBot
+    from bot.app import TicTacToeBot
 
 Interaction: TypeAlias = "discord.Interaction[TicTacToeBot]"
 Component = dict[str, Any]

@@ -9,9 +9,9 @@ process, answered by an in-process stub of Discord's REST API.
     reading.py   a message as a user sees it: text, buttons, board, is_over, ...
 """
 
-from .harness import Harness, Sent, answer_raw
-from .payloads import FakeChannel, FakeGuild, FakeUser, Json
-from .reading import (
+from fake_discord.harness import Harness, Sent, answer_raw
+from fake_discord.payloads import FakeChannel, FakeGuild, FakeUser, Json
+from fake_discord.reading import (
     board,
     buttons,
     cell_buttons,
@@ -24,7 +24,7 @@ from .reading import (
     text,
     walk,
 )
-from .rest import DiscordError, FakeDiscord, Fault, Request, validate_message
+from fake_discord.rest import DiscordError, FakeDiscord, Fault, Request, validate_message
 
 __all__ = [
     "DiscordError",

@@ -8,7 +8,7 @@
         sent = await harness.click(alice, board, cell=(1, 1))
         assert sent.response.type is discord.InteractionResponseType.message_update
 
-What is real: the bot (TicTacToeBot from bot.client unless another client is given) with
+What is real: the bot (TicTacToeBot from bot.app unless another client is given) with
 `Client.login` and `setup_hook` (command sync included), the gateway's JSON decoding of each
 event, ConnectionState's INTERACTION_CREATE parser, the app command tree and the view store,
 discord.py's HTTP layers (HTTPClient for bot routes, the webhook adapter for interaction
@@ -39,7 +39,7 @@ import discord
 from discord.http import MultipartParameters, Route
 from discord.webhook.async_ import async_context
 
-from .payloads import (
+from fake_discord.payloads import (
     FakeChannel,
     FakeGuild,
     FakeUser,
@@ -49,8 +49,8 @@ from .payloads import (
     interaction_payload,
     member_payload,
 )
-from .reading import find_button
-from .rest import TOKEN, FakeDiscord, FakeSession, InteractionRecord, Request
+from fake_discord.reading import find_button
+from fake_discord.rest import TOKEN, FakeDiscord, FakeSession, InteractionRecord, Request
 
 USER_OPTION = discord.AppCommandOptionType.user.value
 

@@ -39,8 +39,8 @@ from urllib.parse import urlsplit
 import discord
 from multidict import CIMultiDict
 
-from .payloads import GUILD_INSTALL, FakeUser, Json, Snowflakes, iso_now
-from .reading import walk
+from fake_discord.payloads import GUILD_INSTALL, FakeUser, Json, Snowflakes, iso_now
+from fake_discord.reading import walk
 
 TOKEN = "x"
 CALLBACK_DEADLINE_SECONDS = 3.0  # Discord drops an interaction not answered within 3 seconds

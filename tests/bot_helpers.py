@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 import tictactoe as ttt
-from bot.client import TicTacToeBot
+from bot.app import TicTacToeBot
 from bot.settings import Settings
 
 GAME_TIMEOUT = 600

@@ -13,7 +13,7 @@ import discord
 import pytest
 
 import tictactoe as ttt
-from bot.client import TicTacToeBot
+from bot.app import TicTacToeBot
 from bot.settings import Settings
 from fake_discord import Fault, Harness, board, text
 

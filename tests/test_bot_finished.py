@@ -21,10 +21,10 @@ from bot_helpers import (
 )
 
 import tictactoe as ttt
-from bot.client import TicTacToeBot
-from bot.cog import TicTacToeCog
-from bot.domain.finished import FinishedGame, Place
-from bot.domain.game import AI, Ending
+from bot.app import TicTacToeBot
+from bot.core.finished import FinishedGame, Place
+from bot.core.game import AI, Ending
+from bot.game.cog import TicTacToeCog
 from fake_discord import Fault, Harness, text
 
 

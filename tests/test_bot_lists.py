@@ -16,9 +16,9 @@ import pytest
 from bot_helpers import board_of, click_cell, click_label, make_bot
 from markdown_it import MarkdownIt
 
-from bot.domain.game import AI, Game
-from bot.domain.render import cell_name, render_hint, render_review
+from bot.core.game import AI, Game
 from bot.i18n import LOCALES, ListStyle, babel_locale, translations
+from bot.view.board import cell_name, render_hint, render_review
 
 ALICE, BOB, BOT_ID = 101, 202, 999
 

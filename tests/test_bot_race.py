@@ -12,8 +12,8 @@ import discord
 import pytest
 
 import tictactoe as ttt
-from bot.client import TicTacToeBot
-from bot.cog import TicTacToeCog
+from bot.app import TicTacToeBot
+from bot.game.cog import TicTacToeCog
 from fake_discord import Harness, board, first_empty, is_over, marks, text
 
 BOARD_CHANGED = "The board changed before your click landed. Look again."

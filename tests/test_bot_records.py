@@ -20,9 +20,9 @@ from bot_helpers import (
 )
 
 import tictactoe as ttt
-from bot.client import TicTacToeBot
+from bot.app import TicTacToeBot
 from bot.records.cog import RecordsCog
-from bot.records.storage import Storage
+from bot.records.sql.storage import Storage
 from bot.records.writer import RecordWriter
 from bot.settings import Settings
 from fake_discord import Harness

@@ -15,11 +15,11 @@ import pytest
 from bot_helpers import board_of, click_cell, make_bot
 from bot_helpers import is_over as is_over_message
 
-from bot.client import TicTacToeBot
-from bot.cog import TicTacToeCog
+from bot.app import TicTacToeBot
+from bot.game.cog import TicTacToeCog
+from bot.ops.shards import ShardLogFilter, shard_of
 from bot.records.startup import start_records
 from bot.settings import Settings
-from bot.shards import ShardLogFilter, shard_of
 from fake_discord import (
     FakeChannel,
     FakeDiscord,

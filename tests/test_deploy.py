@@ -6,8 +6,8 @@ import configparser
 import re
 from pathlib import Path
 
+from bot.ops.shards import parse_shard_ids
 from bot.settings import Settings
-from bot.shards import parse_shard_ids
 
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "deploy" / "tictactoe-bot@.service"

@@ -21,9 +21,9 @@ from brute_force import (
 
 import tictactoe as ttt
 from bot import ui
-from bot.domain import codec
-from bot.domain.codec import Verb
-from bot.domain.game import (
+from bot.core import codec
+from bot.core.codec import Verb
+from bot.core.game import (
     AI,
     Challenge,
     Ending,
@@ -32,14 +32,14 @@ from bot.domain.game import (
     board_of_moves,
     freeze_board,
 )
-from bot.domain.render import (
+from bot.ui import card_view
+from bot.view.board import (
     render_challenge,
     render_challenge_declined,
     render_challenge_expired,
     render_expired,
     render_game,
 )
-from bot.ui import card_view
 
 BIGGEST_ID = 2**64 - 1  # the largest snowflake Discord can hand out
 ALICE, BOB = 111111111111111111, 222222222222222222

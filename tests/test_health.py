@@ -17,7 +17,7 @@ import pytest
 from aiohttp import web
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.client import TicTacToeBot
+from bot.app import TicTacToeBot
 from bot.records.startup import start_records
 from bot.settings import Settings
 from fake_discord import Fault, Harness, first_empty, is_over, text

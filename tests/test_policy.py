@@ -11,10 +11,10 @@ import pytest
 from brute_force import is_over, mover, reachable_positions, to_board
 
 import tictactoe as ttt
-from bot.domain import policy
-from bot.domain.codec import Click, Verb, state_key
-from bot.domain.game import AI, Challenge, Ending, Game, freeze_board
-from bot.domain.policy import (
+from bot.core import policy
+from bot.core.codec import Click, Verb, state_key
+from bot.core.game import AI, Challenge, Ending, Game, freeze_board
+from bot.core.policy import (
     AskResign,
     Decline,
     Expire,

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.records.storage import Storage, open_records
+from bot.records.sql.storage import Storage, open_records
 from bot.records.writer import RecordWriter
 from testdb.postgres import start_or_skip
 from tests.support.filesystems import fill, remount, tmpfs
@@ -133,10 +133,10 @@ async def test_postgresql_down_at_start_up(server, pg_url, tmp_path, caplog):
     await asyncio.to_thread(server.stop)
     with pytest.raises(ConnectionRefusedError):
         await open_records(pg_url, query_timeout=QUICK)
-    caplog.set_level(logging.WARNING, logger="bot.records.storage")
+    caplog.set_level(logging.WARNING, logger="bot.records.sql.storage")
     # What the bot does: start anyway; the storage migrates on its first successful write.
     storage = await open_records(pg_url, query_timeout=QUICK, required=False)
-    [warning] = [r.getMessage() for r in caplog.records if r.name == "bot.records.storage"]
+    [warning] = [r.getMessage() for r in caplog.records if r.name == "bot.records.sql.storage"]
     assert warning.startswith("The records database postgresql+asyncpg://")
     assert "cannot be reached (ConnectionRefusedError" in warning
     run = await start_run(storage, tmp_path, caplog)

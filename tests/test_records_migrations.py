@@ -10,8 +10,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 
-from bot.records.schema import metadata
-from bot.records.storage import DatabaseAheadError, Storage, alembic_config, open_records
+from bot.records.sql.schema import metadata
+from bot.records.sql.storage import DatabaseAheadError, Storage, alembic_config, open_records
 from tests.support.records import ALICE, BOB, X_WINS, record
 
 TABLES = {"games", "players", "bot_tallies", "memberships", "board_sizes"}
@@ -98,5 +98,5 @@ async def test_a_database_from_a_newer_bot_is_refused_in_one_line(database_url):
 
 def test_the_migrations_ship_inside_the_package():
     script = ScriptDirectory.from_config(alembic_config())
-    assert "bot/records/migrations" in script.dir.replace("\\", "/")
+    assert "bot/records/sql/migrations" in script.dir.replace("\\", "/")
     assert [revision.revision for revision in script.walk_revisions()] == [HEAD]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from bot.records.model import Rating
+from bot.records.api import Rating
 from bot.records.rating import MAX_DEVIATION, MIN_DEVIATION, START, rate, rate_game
 
 

@@ -5,10 +5,10 @@ import asyncio
 
 import pytest
 
-from bot.domain.finished import FinishedGame, Place
-from bot.domain.game import AI, Ending, Game
-from bot.records.model import PROVISIONAL_DEVIATION, Finish, GameRecord, Tally, snowflake_time
-from bot.records.storage import Storage, UnsupportedDatabaseError, open_records, parse_url
+from bot.core.finished import FinishedGame, Place
+from bot.core.game import AI, Ending, Game
+from bot.records.api import PROVISIONAL_DEVIATION, Finish, GameRecord, Tally, snowflake_time
+from bot.records.sql.storage import Storage, UnsupportedDatabaseError, open_records, parse_url
 from tests.support.records import (
     ALICE,
     BOB,

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.domain.game import Ending
-from bot.records.model import Tally
-from bot.records.schema import game_record, game_row
+from bot.core.game import Ending
+from bot.records.api import Tally
 from bot.records.spool import Spool, SpoolInUseError
-from bot.records.storage import Storage, open_records
+from bot.records.sql.schema import game_record, game_row
+from bot.records.sql.storage import Storage, open_records
 from bot.records.writer import RecordWriter
 from testdb.postgres import free_port
 from tests.support.records import ALICE, BOB, CAROL, DRAW, GUILD, O_WINS, X_WINS, game_id, record
@@ -172,7 +172,7 @@ async def test_forgetting_a_player_also_empties_their_seat_in_games_still_waitin
 CHILD = """
 import asyncio, sys
 from pathlib import Path
-from bot.records.storage import Storage
+from bot.records.sql.storage import Storage
 from bot.records.writer import RecordWriter
 from tests.support.records import record, X_WINS, ALICE, BOB
 

@@ -5,8 +5,7 @@ import logging
 
 import pytest
 
-from bot.settings import Settings, SettingsError
-from bot.shards import (
+from bot.ops.shards import (
     EVENT_SHARD,
     ShardLogFilter,
     check_shards_share_database,
@@ -15,6 +14,7 @@ from bot.shards import (
     parse_shard_ids,
     shard_of,
 )
+from bot.settings import Settings, SettingsError
 
 
 def settings(**env: str) -> Settings:
@@ -150,12 +150,16 @@ def test_settings_refuse_a_subset_of_shards_on_the_default_sqlite_file():
 
 def test_log_lines_of_an_event_name_its_shard():
     filter_ = ShardLogFilter()
-    record = logging.LogRecord("bot.cog", logging.INFO, __file__, 1, "Channel %s: new", (5,), None)
+    record = logging.LogRecord(
+        "bot.game.cog", logging.INFO, __file__, 1, "Channel %s: new", (5,), None
+    )
     assert filter_.filter(record)
     assert record.getMessage() == "Channel 5: new"
     token = EVENT_SHARD.set(3)
     try:
-        named = logging.LogRecord("bot.cog", logging.INFO, __file__, 1, "Channel %s", (5,), None)
+        named = logging.LogRecord(
+            "bot.game.cog", logging.INFO, __file__, 1, "Channel %s", (5,), None
+        )
         assert filter_.filter(named)
         assert filter_.filter(named)  # a second handler does not name it twice
     finally:

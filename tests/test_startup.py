@@ -339,7 +339,7 @@ def test_the_normal_path_never_imports_simcord(tmp_path):
         check=True,
     )
     loaded = result.stdout.split()
-    assert "bot.client" in loaded
+    assert "bot.app" in loaded
     assert "bot.demo" not in loaded
     assert not [name for name in loaded if name.startswith("simcord")]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from .rules import (
+from tictactoe.rules import (
     EMPTY,
     LINES,
     Action,
@@ -30,7 +30,7 @@ from .rules import (
     winning_line,
     winning_lines,
 )
-from .solver import (
+from tictactoe.solver import (
     DIFFICULTIES,
     EASY,
     HARD,
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-    from .review import (
+    from tictactoe.review import (
         CellOutcome,
         GameResult,
         Hint,

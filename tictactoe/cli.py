@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from . import (
+from tictactoe import (
     DIFFICULTIES,
     IMPOSSIBLE,
     Action,
@@ -26,7 +26,7 @@ from . import (
     winner,
     winning_line,
 )
-from .review import (
+from tictactoe.review import (
     GameResult,
     Hint,
     LineShape,

@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from collections import namedtuple
 
-from .rules import EMPTY, LINES, SIZE, O, X, validate_board
+from tictactoe.rules import EMPTY, LINES, SIZE, O, X, validate_board
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .rules import Action, Board, Cell
+    from tictactoe.rules import Action, Board, Cell
 
     # A board flattened row by row, and a board as a tuple of row tuples (the cache key).
     Flat = tuple[Cell, ...]

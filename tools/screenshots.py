@@ -28,7 +28,9 @@ import discord
 import simcord
 
 import tictactoe as ttt
-from bot.client import TicTacToeBot
+from bot.app import TicTacToeBot
+from bot.core.finished import FinishedGame, Place
+from bot.core.game import AI, Game
 from bot.demo import (
     DemoWorld,
     make_recording_demo_bot,
@@ -36,10 +38,8 @@ from bot.demo import (
     quiet_simulation_logs,
     setup_world,
 )
-from bot.domain.finished import FinishedGame, Place
-from bot.domain.game import AI, Game
-from bot.records.model import GameRecord
-from bot.records.storage import Storage
+from bot.records.api import GameRecord
+from bot.records.sql.storage import Storage
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, ViewportSize

@@ -20,18 +20,18 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..domain import render as game_render
-from ..domain.finished import FinishedGame
-from ..ui import apologise, card_view, release, tell, update_message
-from . import buttons
-from . import render as records_render
-from .model import GameRecord, Records
-from .render import PER_PAGE, RATINGS, VS_BOT
-from .storage import RecordsError
+from bot.core.finished import FinishedGame
+from bot.records import buttons
+from bot.records import view as records_render
+from bot.records.api import GameRecord, Records
+from bot.records.sql.storage import RecordsError
+from bot.records.view import PER_PAGE, RATINGS, VS_BOT
+from bot.ui import apologise, card_view, release, tell, update_message
+from bot.view import board as game_render
 
 if TYPE_CHECKING:
-    from ..client import TicTacToeBot
-    from ..ui import Interaction
+    from bot.app import TicTacToeBot
+    from bot.ui import Interaction
 
 log = logging.getLogger(__name__)
 

@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO
 
-from .model import GameRecord
-from .schema import game_record, game_row
+from bot.records.api import GameRecord
+from bot.records.sql.schema import game_record, game_row
 
 log = logging.getLogger(__name__)
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..settings import Settings
-from .spool import SpoolInUseError
-from .storage import RecordsError, Storage, open_records
-from .writer import RecordWriter
+from bot.records.spool import SpoolInUseError
+from bot.records.sql.storage import RecordsError, Storage, open_records
+from bot.records.writer import RecordWriter
+from bot.settings import Settings
 
 
 class RecordsStartError(Exception):

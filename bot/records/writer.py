@@ -29,9 +29,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from .model import GameRecord, Records
-from .spool import Spool
-from .url import describe
+from bot.records.api import GameRecord, Records
+from bot.records.spool import Spool
+from bot.records.sql.url import describe
 
 log = logging.getLogger(__name__)
 

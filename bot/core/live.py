@@ -12,7 +12,7 @@ import heapq
 import math
 from typing import Any
 
-from .domain.policy import Live
+from bot.core.policy import Live
 
 
 class GameStore:

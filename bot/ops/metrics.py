@@ -15,7 +15,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
-from .domain.policy import Refusal
+from bot.core.policy import Refusal
 
 # Seconds; a click is handled in well under a millisecond, an answer from Discord takes longer.
 HANDLING_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -134,7 +134,7 @@ class Metrics:
         self.gateway_reconnects.labels(shard=str(shard_id)).inc()
 
     def count_rest_answer(self, status: int, headers: Any) -> None:
-        """An error answer from Discord's REST API (see bot/rest_errors.py)."""
+        """An error answer from Discord's REST API (see bot/ops/rest_errors.py)."""
         if status < 400:
             return
         self.discord_rest_errors.labels(status=str(status)).inc()

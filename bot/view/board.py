@@ -15,6 +15,11 @@ from typing import NamedTuple
 import discord
 
 import tictactoe as ttt
+from bot.core import codec
+from bot.core.codec import Verb
+from bot.core.game import AI, Challenge, Ending, Game, Rows, State, cell_action
+from bot.core.policy import CHALLENGE_SECONDS, Refusal
+from bot.i18n import ListStyle, format_list, translations
 from tictactoe.review import (
     MoveReview,
     Outcome,
@@ -26,12 +31,6 @@ from tictactoe.review import (
     review,
 )
 from tictactoe.review import cell_action as numbered_cell
-
-from ..i18n import ListStyle, format_list, translations
-from . import codec
-from .codec import Verb
-from .game import AI, Challenge, Ending, Game, Rows, State, cell_action
-from .policy import CHALLENGE_SECONDS, Refusal
 
 # The cells are buttons of one size: a one-character label each (Discord gives every button the
 # same minimum width), marks at full strength (taken cells stay enabled: Discord draws disabled

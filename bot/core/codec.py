@@ -25,8 +25,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 import tictactoe as ttt
-
-from .game import (
+from bot.core.game import (
     AI,
     SOURCE_LOCALE,
     Challenge,

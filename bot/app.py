@@ -15,18 +15,17 @@ from discord import app_commands
 from discord.ext import commands
 
 import tictactoe as ttt
-
-from .cog import TicTacToeCog, monotonic
-from .health import Health
-from .i18n import CommandTranslator
-from .metrics import Metrics
-from .records.cog import GameWriter, RecordsCog
-from .records.model import Records
-from .rest_errors import count_rest_errors
-from .settings import Settings
-from .shards import describe_shard_ids, holds_shard_zero
-from .shards_cog import ShardsCog
-from .status_server import StatusServer
+from bot.game.cog import TicTacToeCog, monotonic
+from bot.i18n import CommandTranslator
+from bot.ops.health import Health
+from bot.ops.metrics import Metrics
+from bot.ops.rest_errors import count_rest_errors
+from bot.ops.shards import describe_shard_ids, holds_shard_zero
+from bot.ops.shards_cog import ShardsCog
+from bot.ops.status_server import StatusServer
+from bot.records.api import Records
+from bot.records.cog import GameWriter, RecordsCog
+from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .game import Game
+from bot.core.game import Game
 
 
 class Place(StrEnum):

@@ -17,11 +17,11 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 import tictactoe as ttt
-
-from .domain import codec, render
-from .domain.finished import FinishedGame, Place
-from .domain.game import AI, Challenge, Ending, Game, State
-from .domain.policy import (
+from bot.core import codec
+from bot.core.finished import FinishedGame, Place
+from bot.core.game import AI, Challenge, Ending, Game, State
+from bot.core.live import GameStore
+from bot.core.policy import (
     AskResign,
     Decision,
     Decline,
@@ -40,11 +40,9 @@ from .domain.policy import (
     refuse_start,
     responses_forced_private,
 )
-from .domain.render import Card
-from .metrics import Metrics
-from .shards import EVENT_SHARD, shard_of
-from .store import GameStore
-from .ui import (
+from bot.ops.metrics import Metrics
+from bot.ops.shards import EVENT_SHARD, shard_of
+from bot.ui import (
     Interaction,
     apologise,
     card_view,
@@ -54,9 +52,11 @@ from .ui import (
     tell,
     update_message,
 )
+from bot.view import board as render
+from bot.view.board import Card
 
 if TYPE_CHECKING:
-    from .client import TicTacToeBot
+    from bot.app import TicTacToeBot
 
 log = logging.getLogger(__name__)
 

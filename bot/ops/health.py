@@ -1,7 +1,7 @@
 """Is this process healthy? Every shard it runs connected and ready, and every named check fine.
 
 /healthz answers from `Health.problem()`. Shard states come from the gateway's events (see
-bot/shards_cog.py); other parts of the bot register checks, e.g.
+bot/ops/shards_cog.py); other parts of the bot register checks, e.g.
 
     bot.health.add_check("recording", lambda: None if writer.ok else "the database is down")
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from . import rating as glicko
-from .model import BOT_PLAYER, GameRecord, Rating
-from .schema import players
+from bot.records import rating as glicko
+from bot.records.api import BOT_PLAYER, GameRecord, Rating
+from bot.records.sql.schema import players
 
 PLAYER_COLUMNS = tuple(column.name for column in players.c if column.name != "user_id")
 MEMBER_COLUMNS = ("rating", "best_unbeaten_impossible", "wins_hard", "bot_games")

@@ -7,8 +7,8 @@ import logging
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from .health import Health
-from .metrics import Metrics
+from bot.ops.health import Health
+from bot.ops.metrics import Metrics
 
 log = logging.getLogger(__name__)
 

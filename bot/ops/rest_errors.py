@@ -12,7 +12,7 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Any
 
-from .metrics import Metrics
+from bot.ops.metrics import Metrics
 
 # Where discord.py's HTTPClient keeps its aiohttp session (its `__session`, name-mangled),
 # which Interactions and webhooks also take.

@@ -1,6 +1,6 @@
 """Recorded games, stats and leaderboards as plain values (pure: no I/O, no Discord).
 
-`Records` is what the rest of the bot asks of storage; `bot.records.storage` implements it on
+`Records` is what the rest of the bot asks of storage; `bot.records.sql.storage` implements it on
 SQLAlchemy (SQLite or PostgreSQL).
 """
 
@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Generic, Protocol, TypeVar
 
-from ..domain.finished import FinishedGame, Place
-from ..domain.game import Ending
+from bot.core.finished import FinishedGame, Place
+from bot.core.game import Ending
 
 # Discord's epoch: a snowflake (the board message's id) holds the milliseconds since it.
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
-BOT_PLAYER = 0  # the player id that stands for the bot, as in bot.domain.game.AI
+BOT_PLAYER = 0  # the player id that stands for the bot, as in bot.core.game.AI
 LEVELS = ("easy", "medium", "hard", "impossible")
 
 RowT = TypeVar("RowT")
@@ -36,7 +36,7 @@ class Finish(StrEnum):
 class GameRecord:
     """One finished game as stored. A player id of None: that player deleted their data."""
 
-    game_id: int  # the board message's id (see bot.domain.finished.FinishedGame)
+    game_id: int  # the board message's id (see bot.core.finished.FinishedGame)
     x_player: int | None  # BOT_PLAYER for the bot
     o_player: int | None
     level: str | None  # the bot's difficulty, when the bot played

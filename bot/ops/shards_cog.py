@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from discord.ext import commands
 
-from .health import ShardState
+from bot.ops.health import ShardState
 
 if TYPE_CHECKING:
-    from .client import TicTacToeBot
+    from bot.app import TicTacToeBot
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
-"""Alembic's environment: runs on the connection `bot.records.storage` passes in, inside that
+"""Alembic's environment: runs on the connection `bot.records.sql.storage` passes in, inside that
 connection's transaction (the start-up migration), or on a URL for the developer command in
-`bot.records.migrations.__main__`."""
+`bot.records.sql.migrations.__main__`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from alembic import context
 from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.records.schema import metadata
+from bot.records.sql.schema import metadata
 
 
 def run_migrations(connection: Connection) -> None:

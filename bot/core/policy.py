@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from enum import Enum, auto
 from typing import NamedTuple
 
-from .codec import Click, Verb
-from .finished import Place
-from .game import AI, Challenge, Game, GameError, State
+from bot.core.codec import Click, Verb
+from bot.core.finished import Place
+from bot.core.game import AI, Challenge, Game, GameError, State
 
 CHALLENGE_SECONDS = 60
 

@@ -1,5 +1,5 @@
 """Recording games and forgetting players: the SQL of one write transaction (synchronous
-Core, run by `Storage` through `run_sync`). See bot/records/storage.py for the exactly-once
+Core, run by `Storage` through `run_sync`). See bot/records/sql/storage.py for the exactly-once
 design this implements."""
 
 from __future__ import annotations
@@ -10,9 +10,17 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, Table, bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .counting import MEMBER_COLUMNS, PLAYER_COLUMNS, count_game
-from .model import BOT_PLAYER, GameRecord
-from .schema import EVERYONE, board_sizes, bot_tallies, game_row, games, memberships, players
+from bot.records.api import BOT_PLAYER, GameRecord
+from bot.records.sql.counting import MEMBER_COLUMNS, PLAYER_COLUMNS, count_game
+from bot.records.sql.schema import (
+    EVERYONE,
+    board_sizes,
+    bot_tallies,
+    game_row,
+    games,
+    memberships,
+    players,
+)
 
 _CHUNK = 500  # rows per multi-row INSERT (15 columns: well under either driver's parameter cap)
 

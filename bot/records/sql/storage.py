@@ -36,10 +36,10 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from . import reading, writing
-from .model import BOT_PLAYER, BotRow, GameRecord, Page, PlayerStats, RatingRow
-from .schema import game_record, games
-from .url import UnsupportedDatabaseError, describe, parse_url, safe_url
+from bot.records.api import BOT_PLAYER, BotRow, GameRecord, Page, PlayerStats, RatingRow
+from bot.records.sql import reading, writing
+from bot.records.sql.schema import game_record, games
+from bot.records.sql.url import UnsupportedDatabaseError, describe, parse_url, safe_url
 
 __all__ = [
     "DatabaseAheadError",
@@ -54,7 +54,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 10.0  # seconds: connecting, waiting for a lock, running one statement
-MIGRATIONS = "bot.records:migrations"
+MIGRATIONS = "bot.records.sql:migrations"
 _WRITE = "tictactoe_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
 _RETRIES = 5
 _RETRYABLE_SQLSTATES = ("40001", "40P01")  # serialization failure, deadlock detected

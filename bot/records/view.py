@@ -15,21 +15,9 @@ import discord
 from babel.numbers import format_decimal
 
 import tictactoe as ttt
-
-from ..domain.game import Ending, Game
-from ..domain.render import (
-    ACCENT_NEUTRAL,
-    ACCENT_OF_MARK,
-    ACCENT_WIN,
-    ButtonSpec,
-    Card,
-    Reply,
-    Translate,
-    difficulty_name,
-)
-from ..i18n import babel_locale, normalize, translations
-from .buttons import KEEP_ID, forget_id, page_id, review_id
-from .model import (
+from bot.core.game import Ending, Game
+from bot.i18n import babel_locale, normalize, translations
+from bot.records.api import (
     BOT_PLAYER,
     LEVELS,
     BotRow,
@@ -40,6 +28,17 @@ from .model import (
     Rating,
     RatingRow,
     Tally,
+)
+from bot.records.buttons import KEEP_ID, forget_id, page_id, review_id
+from bot.view.board import (
+    ACCENT_NEUTRAL,
+    ACCENT_OF_MARK,
+    ACCENT_WIN,
+    ButtonSpec,
+    Card,
+    Reply,
+    Translate,
+    difficulty_name,
 )
 
 RATINGS, VS_BOT = "r", "b"  # the two leaderboard tables, as their buttons name them

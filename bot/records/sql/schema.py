@@ -14,7 +14,7 @@ read a few rows instead of counting games:
 - `board_sizes`: how many rows each board has (per server, and everyone's).
 
 Boards sort by (key, user_id) descending; the indexes are ascending, read backwards.
-Alembic's migrations (bot/records/migrations) create exactly these tables; a test compares them.
+Alembic's migrations (bot/records/sql/migrations) create exactly these tables; a test compares them.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from sqlalchemy import (
     text,
 )
 
-from ..domain.finished import Place
-from .model import Finish, GameRecord
+from bot.core.finished import Place
+from bot.records.api import Finish, GameRecord
 
 metadata = MetaData(
     naming_convention={

@@ -1,6 +1,6 @@
 """The queries behind /stats and the leaderboards (synchronous Core, run by `Storage` in one
 read transaction through `run_sync`). They read aggregates, never count games; boards and ranks
-are range scans of the partial indexes in bot/records/schema.py."""
+are range scans of the partial indexes in bot/records/sql/schema.py."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, func, literal_column, select, tuple_
 
-from .counting import rating_of
-from .model import BotRow, GameRecord, Page, PlayerStats, Rating, RatingRow, Tally
-from .schema import (
+from bot.records.api import BotRow, GameRecord, Page, PlayerStats, Rating, RatingRow, Tally
+from bot.records.sql.counting import rating_of
+from bot.records.sql.schema import (
     EVERYONE,
     board_sizes,
     bot_tallies,
