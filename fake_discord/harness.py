@@ -124,7 +124,7 @@ class Harness:
         one that other harnesses' bots use too, as processes sharing the shards of a bot)."""
         if bot is None:
             # Imported by name: the harness does not depend on the bot's (changing) types.
-            client, settings = (importlib.import_module(f"bot.{m}") for m in ("client", "settings"))
+            client, settings = (importlib.import_module(f"bot.{m}") for m in ("app", "settings"))
             config = settings.Settings(token=TOKEN, game_timeout_seconds=game_timeout_seconds)
             bot = client.TicTacToeBot(config, rng=random.Random(seed))
         if discord_ is None:
