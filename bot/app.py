@@ -16,7 +16,7 @@ from discord.ext import commands
 
 import tictactoe as ttt
 from bot.game.cog import TicTacToeCog, monotonic
-from bot.i18n import CommandTranslator
+from bot.i18n.translator import CommandTranslator
 from bot.ops.health import Health
 from bot.ops.metrics import Metrics
 from bot.ops.rest_errors import count_rest_errors

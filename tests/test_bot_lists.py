@@ -18,7 +18,8 @@ from markdown_it import MarkdownIt
 
 from bot.core.game import AI, Game
 from bot.i18n import LOCALES, ListStyle, babel_locale, translations
-from bot.view.board import cell_name, render_hint, render_review
+from bot.view.teaching import render_hint, render_review
+from bot.view.words import cell_name
 
 ALICE, BOB, BOT_ID = 101, 202, 999
 

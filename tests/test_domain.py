@@ -20,7 +20,7 @@ from brute_force import (
 )
 
 import tictactoe as ttt
-from bot import ui
+from bot import i18n
 from bot.core import codec
 from bot.core.codec import Verb
 from bot.core.game import (
@@ -33,6 +33,7 @@ from bot.core.game import (
     freeze_board,
 )
 from bot.ui import card_view
+from bot.view import components
 from bot.view.board import (
     render_challenge,
     render_challenge_declined,
@@ -40,6 +41,7 @@ from bot.view.board import (
     render_expired,
     render_game,
 )
+from bot.view.cards import Style
 
 BIGGEST_ID = 2**64 - 1  # the largest snowflake Discord can hand out
 ALICE, BOB = 111111111111111111, 222222222222222222
@@ -47,14 +49,14 @@ BOT_ID = 999999999999999999
 DEADLINE = 1767225600
 GAME_VERBS = (Verb.RESIGN, Verb.CONFIRM_RESIGN, Verb.HINT, Verb.REMATCH, Verb.REVIEW)
 
-RED = discord.Colour.red()
-BLURPLE = discord.Colour.blurple()
-GREEN = discord.Colour.green()
-GREY = discord.Colour.light_grey()
+RED = discord.Colour.red().value
+BLURPLE = discord.Colour.blurple().value
+GREEN = discord.Colour.green().value
+GREY = discord.Colour.light_grey().value
 CELL_STYLE = {
-    "X": discord.ButtonStyle.danger,
-    "O": discord.ButtonStyle.primary,
-    None: discord.ButtonStyle.secondary,
+    "X": discord.ButtonStyle.danger.value,
+    "O": discord.ButtonStyle.primary.value,
+    None: discord.ButtonStyle.secondary.value,
 }
 
 
@@ -443,7 +445,7 @@ def check_board_card(game: Game, cells, names, *, bot: bool) -> None:
             mark = cells[i * 3 + j]
             assert button.label == (mark or BLANK)
             won = won_by is not None and (i * 3 + j) in line
-            assert button.style is (discord.ButtonStyle.success if won else CELL_STYLE[mark])
+            assert button.style == (discord.ButtonStyle.success.value if won else CELL_STYLE[mark])
     over = is_over(cells)
     labels = [button.label for button in card.controls]
     assert labels == (["Rematch", "Review"] if over else ["Hint", "Resign"] if bot else ["Resign"])
@@ -540,8 +542,8 @@ def test_challenge_card_pings_only_the_opponent():
         f"X moves first.\n⏳ The challenge closes <t:{DEADLINE}:R>."
     )
     assert [(b.label, b.style) for b in card.controls] == [
-        ("Accept", discord.ButtonStyle.success),
-        ("Decline", discord.ButtonStyle.danger),
+        ("Accept", discord.ButtonStyle.success.value),
+        ("Decline", discord.ButtonStyle.danger.value),
     ]
     assert not payload_problems(card_payload(card))
     declined = render_challenge_declined(Challenge(ALICE, BOB, ttt.X))
@@ -558,10 +560,10 @@ def test_discord_gets_the_cells_the_card_describes(one_order_each):
     action_row = discord.ComponentType.action_row.value
     for moves in one_order_each.values():
         card = render_game(Game.from_moves(ALICE, AI, "hard", moves), BOT_ID, DEADLINE)
-        (container,) = ui.card_components(card)
+        (container,) = components.card_components(card)
         cell_rows = [part for part in container["components"] if part["type"] == action_row][:3]
         assert cell_rows == [
-            {"type": action_row, "components": [ui.button(spec) for spec in row]}
+            {"type": action_row, "components": [components.button(spec) for spec in row]}
             for row in card.rows
         ]
 
@@ -570,6 +572,26 @@ def test_a_card_is_one_container_with_its_accent():
     game = Game.from_moves(ALICE, BOB, None, (0, 3, 1, 4, 2))
     (container,) = card_payload(render_game(game, BOT_ID))["components"]
     assert container["type"] == 17
-    assert container["accent_color"] == GREEN.value
+    assert container["accent_color"] == GREEN
     kinds = [component["type"] for component in container["components"]]
     assert kinds == [10, 10, 14, 1, 1, 1, 14, 1]  # texts, a separator, the cells, the controls
+
+
+def test_the_views_numbers_are_discords():
+    """bot/view speaks Discord's numbers without importing discord: they are discord.py's."""
+    assert {style.name.lower(): int(style) for style in Style} == {
+        name: discord.ButtonStyle[name].value
+        for name in ("primary", "secondary", "success", "danger")
+    }
+    assert (
+        discord.ComponentType.action_row.value,
+        discord.ComponentType.button.value,
+        discord.ComponentType.text_display.value,
+    ) == (components.ACTION_ROW, components.BUTTON, components.TEXT_DISPLAY)
+    assert (
+        discord.ComponentType.separator.value,
+        discord.ComponentType.container.value,
+    ) == (components.SEPARATOR, components.CONTAINER)
+    assert discord.SeparatorSpacing.small.value == components.SPACING_SMALL
+    assert discord.MessageFlags(components_v2=True).value == components.COMPONENTS_V2_FLAG
+    assert tuple(locale.value for locale in discord.Locale) == i18n.LOCALES

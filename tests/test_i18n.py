@@ -9,6 +9,7 @@ from babel.messages.catalog import Catalog
 from discord.app_commands import TranslationContext, TranslationContextLocation, locale_str
 
 from bot import i18n
+from bot.i18n.translator import CommandTranslator
 from tools import i18n as tools
 
 # --- the committed catalogs --------------------------------------------------------------------
@@ -142,7 +143,7 @@ def _context(location: TranslationContextLocation) -> TranslationContext:
 @pytest.fixture
 def translator():
     german = _german()
-    return i18n.CommandTranslator(lambda code: german if code == "de" else i18n.translations(code))
+    return CommandTranslator(lambda code: german if code == "de" else i18n.translations(code))
 
 
 async def test_command_translator_translates_known_strings(translator):
@@ -170,7 +171,7 @@ async def test_command_translator_returns_none_without_a_translation(translator)
     english = discord.Locale.american_english
     assert await translate(locale_str("Play tic-tac-toe"), english, description) is None
     japanese = discord.Locale.japanese  # the committed catalogs
-    assert await i18n.CommandTranslator().translate(locale_str("Zzz"), japanese, name) is None
+    assert await CommandTranslator().translate(locale_str("Zzz"), japanese, name) is None
 
 
 async def test_command_translator_loads_every_catalog():
@@ -180,7 +181,7 @@ async def test_command_translator_loads_every_catalog():
         loaded.append(code)
         return i18n.translations(code)
 
-    await i18n.CommandTranslator(catalogs).load()
+    await CommandTranslator(catalogs).load()
     assert loaded == list(i18n.LOCALES)
 
 

@@ -1,6 +1,6 @@
 """Per-channel live games in memory: the cache, the lock and the idle deadlines.
 
-The message's buttons are the source of truth (see domain/codec.py). Memory holds, for the one
+The message's buttons are the source of truth (see core/codec.py). Memory holds, for the one
 game or challenge of each channel, the key of the state its message shows, so racing clicks are
 serialised by compare-and-set. Entries are plain tuples of ints and strings, which CPython's
 garbage collector stops tracking: ten thousand idle games add nothing to a full collection.
@@ -10,9 +10,32 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
-from bot.core.policy import Live
+from bot.core.finished import Place
+
+
+class Live(NamedTuple):
+    """What memory holds for a channel's one game or challenge (all plain values)."""
+
+    message_id: int | None  # None while the message is being posted
+    key: str  # codec.state_key of the state the message shows
+    # While an edit's outcome is unknown (Discord errored, it may have applied it), the key
+    # the message showed before it: a click on either is a click on what players see.
+    unsure_of: str | None
+    # The latest interaction that posted or updated the message: it can edit it for 15 minutes.
+    token: str | None
+    deadline: float  # monotonic seconds when the game or challenge lapses
+    guild_id: int | None  # for links to the message
+    # Where the game is played, for announcing its end when no click ends it (an expiry):
+    # a Place's plain string value, so that the garbage collector does not track the entry.
+    place: str = Place.SERVER.value
+    user_installed: bool = False
+
+    @property
+    def where(self) -> tuple[int | None, str, bool]:
+        """Server, place and install, as the game's end is announced with them."""
+        return self.guild_id, self.place, self.user_installed
 
 
 class GameStore:

@@ -8,28 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Generic, Protocol, TypeVar
 
-from bot.core.finished import FinishedGame, Place
-from bot.core.game import Ending
-
-# Discord's epoch: a snowflake (the board message's id) holds the milliseconds since it.
-DISCORD_EPOCH_MS = 1_420_070_400_000
+from bot.core.finished import Finish, FinishedGame, Place, ending_of, snowflake_time, winner_of
+from bot.core.game import Game
 
 BOT_PLAYER = 0  # the player id that stands for the bot, as in bot.core.game.AI
+# Stands for a player who deleted their data, where a Game needs a player id (a review).
+DELETED_PLAYER = 1
 LEVELS = ("easy", "medium", "hard", "impossible")
 
 RowT = TypeVar("RowT")
-
-
-class Finish(StrEnum):
-    """How a recorded game ended."""
-
-    LINE = "line"  # three in a row
-    FULL = "full"  # the board filled with no line: a draw
-    RESIGNED = "resigned"
-    EXPIRED = "expired"  # the player to move ran out of time
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,22 +56,10 @@ class GameRecord:
         if not game.is_over:
             raise ValueError("only a finished game is recorded")
         flat = (*game.board[0], *game.board[1], *game.board[2])
-        if game.ending is Ending.EXPIRED:
-            finish = Finish.EXPIRED
-        elif game.ending is not None:
-            finish = Finish.RESIGNED
-        elif game.winner_mark is not None:
-            finish = Finish.LINE
-        else:
-            finish = Finish.FULL
+        finish = Finish.of(game)
         both_moved = "X" in flat and "O" in flat
         counted = finish in (Finish.LINE, Finish.FULL) or both_moved
-        if not counted:
-            winner = None
-        elif finish is Finish.EXPIRED:
-            winner = "O" if game.mark_to_move == "X" else "X"
-        else:
-            winner = game.winner_mark
+        winner = winner_of(game, finish) if counted else None
         return cls(
             game_id=finished.game_id,
             x_player=game.x_player,
@@ -101,10 +78,16 @@ class GameRecord:
             locale=game.locale,
         )
 
-
-def snowflake_time(snowflake: int) -> float:
-    """When a Discord id was made, in unix seconds."""
-    return ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000
+    def to_game(self) -> Game:
+        """The recorded game as the bot's Game (the inverse of from_finished), for its review.
+        A seat emptied by /forget-me holds DELETED_PLAYER (or the one after it, when both
+        players deleted their data)."""
+        x = DELETED_PLAYER if self.x_player is None else self.x_player
+        o = DELETED_PLAYER if self.o_player is None else self.o_player
+        if x == o:  # both deleted their data
+            o = DELETED_PLAYER + 1
+        ending = ending_of(self.finish, self.winner)
+        return Game.from_moves(x, o, self.level, self.moves or (), ending, self.locale)
 
 
 @dataclass(frozen=True, slots=True)

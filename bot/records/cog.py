@@ -27,7 +27,8 @@ from bot.records.api import GameRecord, Records
 from bot.records.sql.storage import RecordsError
 from bot.records.view import PER_PAGE, RATINGS, VS_BOT
 from bot.ui import apologise, card_view, release, tell, update_message
-from bot.view import board as game_render
+from bot.view.cards import Card
+from bot.view.teaching import render_review
 
 if TYPE_CHECKING:
     from bot.app import TicTacToeBot
@@ -170,7 +171,7 @@ class RecordsCog(commands.Cog, name="Records"):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    async def _board(self, interaction: Interaction, table: str, page: int) -> game_render.Card:
+    async def _board(self, interaction: Interaction, table: str, page: int) -> Card:
         """A page of a leaderboard: this server's, or everyone's outside a server."""
         guild_id, locale = interaction.guild_id, str(interaction.locale)
         in_server = guild_id is not None
@@ -246,8 +247,8 @@ class RecordsCog(commands.Cog, name="Records"):
             await tell(interaction, records_render.render_not_your_game(locale))
             return
         assert self.bot.user is not None
-        game = records_render.game_of_record(record)
-        await tell(interaction, game_render.render_review(game, locale, self.bot.user.id))
+        game = record.to_game()
+        await tell(interaction, render_review(game, locale, self.bot.user.id))
 
     # ------------------------------------------------------------------ the database
 

@@ -11,11 +11,9 @@ from __future__ import annotations
 import gettext
 from typing import Any
 
-import discord
 from babel.numbers import format_decimal
 
 import tictactoe as ttt
-from bot.core.game import Ending, Game
 from bot.i18n import babel_locale, normalize, translations
 from bot.records.api import (
     BOT_PLAYER,
@@ -30,21 +28,12 @@ from bot.records.api import (
     Tally,
 )
 from bot.records.buttons import KEEP_ID, forget_id, page_id, review_id
-from bot.view.board import (
-    ACCENT_NEUTRAL,
-    ACCENT_OF_MARK,
-    ACCENT_WIN,
-    ButtonSpec,
-    Card,
-    Reply,
-    Translate,
-    difficulty_name,
-)
+from bot.view.board import ACCENT_NEUTRAL, ACCENT_OF_MARK, ACCENT_WIN
+from bot.view.cards import ButtonSpec, Card, Reply, Style
+from bot.view.words import Translate, difficulty_name
 
 RATINGS, VS_BOT = "r", "b"  # the two leaderboard tables, as their buttons name them
 PER_PAGE = 10
-# Stands for a player who deleted their data, where a game needs a player id (a review).
-DELETED_PLAYER = 1
 
 
 def number(value: float, locale: str | None) -> str:
@@ -106,7 +95,7 @@ def render_stats(
         controls = tuple(
             ButtonSpec(
                 review_id(record.game_id),
-                discord.ButtonStyle.secondary,
+                Style.SECONDARY,
                 _("Review {n}").format(n=index),
                 "📜",
             )
@@ -153,21 +142,6 @@ def _game_line(record: GameRecord, user_id: int, _: Translate) -> str:
     elif record.counted and record.finish is Finish.EXPIRED:
         line = _("{result} (out of time)").format(result=line)
     return f"{line} · <t:{int(record.ended_at)}:R>"
-
-
-def game_of_record(record: GameRecord) -> Game:
-    """The recorded game as the bot's Game, for its review (render.render_review)."""
-    x = DELETED_PLAYER if record.x_player is None else record.x_player
-    o = DELETED_PLAYER if record.o_player is None else record.o_player
-    if x == o:  # both deleted their data
-        o = DELETED_PLAYER + 1
-    ending = None
-    if record.finish is Finish.RESIGNED:
-        ending = Ending.O_RESIGNED if record.winner == ttt.X else Ending.X_RESIGNED
-    elif record.finish is Finish.EXPIRED:
-        ending = Ending.EXPIRED
-    moves = record.moves or ()
-    return Game.from_moves(x, o, record.level, moves, ending, record.locale)
 
 
 # ------------------------------------------------------------------------------ /leaderboard
@@ -228,7 +202,7 @@ def _scope_line(in_server: bool, _: Translate) -> str:
 
 def _page_buttons(page: Page[Any], table: str, _: Translate) -> tuple[ButtonSpec, ...]:
     """Previous and Next (when there is such a page), and the other table."""
-    grey = discord.ButtonStyle.secondary
+    grey = Style.SECONDARY
     buttons = []
     if page.page > 0:
         buttons.append(ButtonSpec(page_id(table, page.page - 1), grey, _("Previous"), "◀️"))
@@ -237,7 +211,7 @@ def _page_buttons(page: Page[Any], table: str, _: Translate) -> tuple[ButtonSpec
     other, label, emoji = (
         (VS_BOT, _("Against me"), "🤖") if table == RATINGS else (RATINGS, _("Ratings"), "🏆")
     )
-    buttons.append(ButtonSpec(page_id(other, 0), discord.ButtonStyle.primary, label, emoji))
+    buttons.append(ButtonSpec(page_id(other, 0), Style.PRIMARY, label, emoji))
     return tuple(buttons)
 
 
@@ -253,8 +227,8 @@ def page_line(page: Page[Any], locale: str | None) -> str:
 
 def render_forget_question(user_id: int, locale: str | None) -> Reply:
     _ = translations(locale).gettext
-    confirm = ButtonSpec(forget_id(user_id), discord.ButtonStyle.danger, _("Delete my data"), "🗑️")
-    cancel = ButtonSpec(KEEP_ID, discord.ButtonStyle.secondary, _("Cancel"))
+    confirm = ButtonSpec(forget_id(user_id), Style.DANGER, _("Delete my data"), "🗑️")
+    cancel = ButtonSpec(KEEP_ID, Style.SECONDARY, _("Cancel"))
     return Reply(
         _(
             "Delete your stats, rating and name from every recorded game? Your opponents "
@@ -309,7 +283,6 @@ def render_no_bot_stats(locale: str | None) -> Reply:
 
 __all__ = [
     "PER_PAGE",
-    "game_of_record",
     "render_bot_board",
     "render_forget_question",
     "render_forgotten",
