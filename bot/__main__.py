@@ -28,7 +28,7 @@ from bot.app import TicTacToeBot
 from bot.ops.metrics import Metrics
 from bot.ops.shards import ShardLogFilter
 from bot.ops.status_server import StatusServerError
-from bot.records.startup import RecordsStartError, start_records_for
+from bot.records.startup import RecordsStartError, start_records
 from bot.settings import Settings, SettingsError, describe_settings, log_level_from_env
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ async def run(settings: Settings) -> int:
         # Hosts send SIGTERM on every deploy: close the gateway cleanly and exit 0.
         loop.add_signal_handler(signum, stopping.set)
     try:
-        records, writer = await start_records_for(settings)
+        records, writer = await start_records(settings.records_url, settings.spool_path)
     except RecordsStartError as error:
         log.error("%s", error)
         return 2

@@ -23,8 +23,8 @@ from bot.ops.rest_errors import count_rest_errors
 from bot.ops.shards import describe_shard_ids, holds_shard_zero
 from bot.ops.shards_cog import ShardsCog
 from bot.ops.status_server import StatusServer
-from bot.records.api import Records
-from bot.records.cog import GameWriter, RecordsCog
+from bot.records.api import GameWriter, Records
+from bot.records.cog import RecordsCog
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -24,8 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.app import TicTacToeBot
-from bot.records.api import Records
-from bot.records.cog import GameWriter
+from bot.records.api import GameWriter, Records
 from bot.records.startup import start_records
 from bot.settings import DEFAULT_GAME_TIMEOUT_SECONDS, Settings
 

@@ -16,7 +16,7 @@ from discord.ext import commands
 import tictactoe as ttt
 from bot.core import codec
 from bot.core.finished import Finish, FinishedGame, Place, describe, kind_of, snowflake_time
-from bot.core.game import AI, Challenge, Game, State
+from bot.core.game import Game, State
 from bot.core.live import GameStore, Live
 from bot.core.policy import (
     AskResign,
@@ -32,10 +32,8 @@ from bot.core.policy import (
     Update,
     decide_click,
     idle_seconds,
-    refuse_start,
-    responses_forced_private,
 )
-from bot.game import controls
+from bot.game import controls, starting
 from bot.game.delivery import Delivery, Landed, landed
 from bot.game.expiry import Expiry
 from bot.game.interactions import (
@@ -49,8 +47,8 @@ from bot.game.interactions import (
 )
 from bot.ops.metrics import Metrics
 from bot.ops.shards import EVENT_SHARD, shard_of
-from bot.ui import apologise, card_view, pings_only, release, tell, update_message
-from bot.view.board import render_state, with_private_notice
+from bot.ui import apologise, release, tell, update_message
+from bot.view.board import render_state
 from bot.view.replies import (
     render_raced,
     render_refusal,
@@ -184,70 +182,9 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         EVENT_SHARD.set(shard_of(interaction.guild_id, self.bot.shard_count))
         started = time.perf_counter()
         try:
-            await self._start(interaction, opponent, play_as, difficulty)
+            await starting.start(self, interaction, opponent, play_as, difficulty)
         finally:
             self.metrics.command_seconds.observe(time.perf_counter() - started)
-
-    async def _start(
-        self,
-        interaction: Interaction,
-        opponent: discord.Member | discord.User | None,
-        play_as: str,
-        difficulty: str,
-    ) -> None:
-        user, locale = interaction.user, str(interaction.locale)
-        private = responses_forced_private(
-            in_server=interaction.guild_id is not None,
-            installed_in_server=interaction.is_guild_integration(),
-            installed_by_user=interaction.is_user_integration(),
-            may_post_publicly=interaction.permissions.use_external_apps,
-        )
-        if private:
-            # Nobody else would see a board or a challenge: offer a game only the player sees.
-            opponent = None
-        scope = scope_id(interaction, private)
-        live = self.store.get(scope)
-        target = None if opponent is None else (opponent.id, opponent.bot)
-        refusal = refuse_start(live, user.id, target)
-        if refusal is not None:
-            await self.refuse(interaction, refusal, live)
-            return
-        mark = play_as if play_as in (ttt.X, ttt.O) else self.rng.choice((ttt.X, ttt.O))
-        state: State
-        if opponent is None:
-            x_player, o_player = (user.id, AI) if mark == ttt.X else (AI, user.id)
-            state = Game.start(x_player, o_player, difficulty, self.rng, locale)
-        else:
-            state = Challenge(user.id, opponent.id, mark, locale)
-        await self._post(interaction, state, private=private)
-
-    async def _post(self, interaction: Interaction, state: State, *, private: bool) -> None:
-        """Answer with a new message showing `state`, and hold the channel for it (or, for a
-        board only its player sees, that player's own slot)."""
-        scope = scope_id(interaction, private)
-        idle = idle_seconds(state, self.game_timeout)
-        claim = self.live_entry(interaction, codec.state_key(state), idle)
-        if not self.store.compare_and_set(scope, None, claim):
-            await tell(interaction, render_raced(str(interaction.locale)))
-            return
-        if isinstance(state, Game):
-            self.metrics.started["ai"].inc()
-        card = render_state(state, self.bot_id, self.deadline(interaction, idle))
-        if private:
-            card = with_private_notice(card, str(interaction.locale))
-        try:
-            response = await interaction.response.send_message(
-                view=card_view(card), allowed_mentions=pings_only(card.pings), ephemeral=private
-            )
-        except BaseException:
-            # Whatever Discord did, clicks on a board that did appear restore it from itself.
-            self.store.compare_and_set(scope, claim, None)
-            raise
-        message = response.resource
-        message_id = message.id if isinstance(message, discord.InteractionMessage) else None
-        self.store.compare_and_set(scope, claim, claim._replace(message_id=message_id))
-        self.expiry.schedule()
-        log.debug("Channel %s: new %s", scope, describe(state))
 
     @commands.Cog.listener()
     async def on_app_command_completion(self, interaction: Interaction, command: Any) -> None:

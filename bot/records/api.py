@@ -6,7 +6,7 @@ SQLAlchemy (SQLite or PostgreSQL).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
@@ -19,6 +19,11 @@ DELETED_PLAYER = 1
 LEVELS = ("easy", "medium", "hard", "impossible")
 
 RowT = TypeVar("RowT")
+
+
+class RecordsError(Exception):
+    """The one error the records raise to the rest of the bot: the database failed, timed out
+    or cannot be used as it is; str() is one line without the URL's password."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,3 +193,30 @@ class Records(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+class GameWriter(Protocol):
+    """What the rest of the bot needs of the background writer (bot.records.writer)."""
+
+    on_write: Callable[[float], None]
+
+    @property
+    def pending(self) -> int: ...
+
+    @property
+    def failing(self) -> str | None: ...
+
+    def submit(self, record: GameRecord) -> None: ...
+
+    async def flush(self, wait: float = ...) -> bool:
+        """True once nothing is pending; False if `wait` seconds passed first."""
+        ...
+
+    async def forget(self, user_id: int, wait: float = ...) -> int:
+        """Records.forget, after writing what is pending, and the player taken out of the
+        games still waiting; how many stored games named them (RecordsError if it failed)."""
+        ...
+
+    async def close(self) -> int:
+        """Write or spool what is pending; how many games were left for the next start."""
+        ...

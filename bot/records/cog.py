@@ -11,20 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
-from sqlalchemy.exc import SQLAlchemyError
 
 from bot.core.finished import FinishedGame
 from bot.records import buttons
 from bot.records import view as records_render
-from bot.records.api import GameRecord, Records
-from bot.records.sql.storage import RecordsError
+from bot.records.api import GameRecord, GameWriter, Records, RecordsError
 from bot.records.view import PER_PAGE, RATINGS, VS_BOT
 from bot.ui import apologise, card_view, release, tell, update_message
 from bot.view.cards import Card
@@ -38,9 +36,8 @@ log = logging.getLogger(__name__)
 
 # Discord wants an answer within 3 seconds of the interaction; the rest is the network's.
 READ_TIMEOUT_SECONDS = 2.0
-# What a database in trouble raises: SQLAlchemy's errors, the network's, a timeout, and the
-# storage's own (a database migrated by a newer bot, found on the first query that got through).
-DATABASE_ERRORS = (SQLAlchemyError, OSError, TimeoutError, RecordsError)
+# What a failed read or delete raises here: the records' one error type, or this cog's timeout.
+DATABASE_ERRORS = (RecordsError, TimeoutError)
 
 # How long deleting a player's data waits for the games still queued to be written first.
 FORGET_FLUSH_SECONDS = 10.0
@@ -50,33 +47,6 @@ T = TypeVar("T")
 
 class Unavailable(Exception):
     """A database read failed or took too long; the user has been told."""
-
-
-class GameWriter(Protocol):
-    """What this cog needs of the background writer (bot.records.writer)."""
-
-    on_write: Callable[[float], None]
-
-    @property
-    def pending(self) -> int: ...
-
-    @property
-    def failing(self) -> str | None: ...
-
-    def submit(self, record: GameRecord) -> None: ...
-
-    async def flush(self, wait: float = ...) -> bool:
-        """True once nothing is pending; False if `wait` seconds passed first."""
-        ...
-
-    async def forget(self, user_id: int, wait: float = ...) -> int:
-        """Records.forget, after writing what is pending, and the player taken out of the
-        games still waiting; how many stored games named them."""
-        ...
-
-    async def close(self) -> int:
-        """Write or spool what is pending; how many games were left for the next start."""
-        ...
 
 
 class RecordsCog(commands.Cog, name="Records"):

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.records.api import RecordsError
 from bot.records.spool import SpoolInUseError
-from bot.records.sql.storage import RecordsError, Storage, open_records
+from bot.records.sql.storage import Storage, open_records
 from bot.records.writer import RecordWriter
-from bot.settings import Settings
 
 
 class RecordsStartError(Exception):
@@ -39,7 +39,3 @@ async def start_records(url: str, spool_path: Path | None) -> tuple[Storage, Rec
         await storage.close()
         raise RecordsStartError(f"cannot use the spool {spool_path}: {error}") from None
     return storage, writer
-
-
-async def start_records_for(settings: Settings) -> tuple[Storage, RecordWriter]:
-    return await start_records(settings.records_url, settings.spool_path)

@@ -33,10 +33,18 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, event, select
 from sqlalchemy.engine import URL
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from bot.records.api import BOT_PLAYER, BotRow, GameRecord, Page, PlayerStats, RatingRow
+from bot.records.api import (
+    BOT_PLAYER,
+    BotRow,
+    GameRecord,
+    Page,
+    PlayerStats,
+    RatingRow,
+    RecordsError,
+)
 from bot.records.sql import reading, writing
 from bot.records.sql.schema import game_record, games
 from bot.records.sql.url import UnsupportedDatabaseError, describe, parse_url, safe_url
@@ -61,10 +69,8 @@ _RETRYABLE_SQLSTATES = ("40001", "40P01")  # serialization failure, deadlock det
 _MIGRATION_LOCK = 7_160_316  # PostgreSQL advisory lock: one process migrates at a time
 
 _T = TypeVar("_T")
-
-
-class RecordsError(Exception):
-    """A problem with the records database that retrying will not fix; str() is one line."""
+# What a database in trouble raises through SQLAlchemy: its errors, the network's, a timeout.
+DRIVER_ERRORS = (SQLAlchemyError, OSError, TimeoutError)
 
 
 class DatabaseAheadError(RecordsError):
@@ -144,7 +150,10 @@ class Storage:
     async def forget(self, user_id: int) -> int:
         if user_id == BOT_PLAYER:
             raise ValueError("the bot's own seat is not a person's data")
-        return await self._write(lambda connection: writing.forget(connection, user_id))
+        try:
+            return await self._write(lambda connection: writing.forget(connection, user_id))
+        except DRIVER_ERRORS as error:
+            raise RecordsError(f"deleting a player's data failed: {describe(error)}") from error
 
     # Reading
 
@@ -204,12 +213,19 @@ class _ReadTransaction:
         self._connection: AsyncConnection | None = None
 
     async def __aenter__(self) -> AsyncConnection:
-        await self._storage.migrate()
-        self._connection = await self._storage.engine.connect()
-        await self._connection.begin()
+        try:
+            await self._storage.migrate()
+            self._connection = await self._storage.engine.connect()
+            await self._connection.begin()
+        except DRIVER_ERRORS as error:
+            if self._connection is not None:
+                await self._connection.close()
+            raise RecordsError(f"reading the records failed: {describe(error)}") from error
         return self._connection
 
-    async def __aexit__(self, exc_type: type[BaseException] | None, *exc_info: object) -> None:
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, error: BaseException | None, *_: object
+    ) -> None:
         assert self._connection is not None
         try:
             if exc_type is not None and issubclass(exc_type, DBAPIError):
@@ -218,6 +234,8 @@ class _ReadTransaction:
                 await self._connection.rollback()
         finally:
             await self._connection.close()
+        if isinstance(error, DRIVER_ERRORS):
+            raise RecordsError(f"reading the records failed: {describe(error)}") from error
 
 
 def _sqlstate(error: DBAPIError) -> str | None:
