@@ -13,7 +13,7 @@ import sys
 from importlib.metadata import packages_distributions
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BOT_ONLY, WITH_DEMO, DEV = "requirements-bot.txt", "requirements.txt", "requirements-dev.txt"
 DEMO_MODULE = ROOT / "bot" / "demo.py"  # imported by `python -m bot` only for --demo
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")

@@ -54,7 +54,7 @@ from tictactoe import (
     review,
 )
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 E = EMPTY
 OUTCOME_OF_SCORE = {1: Outcome.WIN, 0: Outcome.DRAW, -1: Outcome.LOSS}

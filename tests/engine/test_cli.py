@@ -30,7 +30,7 @@ from tictactoe.cli import (
     reason_sentence,
 )
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 ALL_CELLS = [str(number) for number in range(1, 10)]
 # The human tries the cells in this order each turn, skipping the ones already taken.

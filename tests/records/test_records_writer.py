@@ -22,7 +22,7 @@ from bot.records.writer import RecordWriter
 from testdb.postgres import free_port
 from tests.support.records import ALICE, BOB, CAROL, DRAW, GUILD, O_WINS, X_WINS, game_id, record
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 WRITER_LOG = "bot.records.writer"
 
 

@@ -6,7 +6,7 @@ import signal
 import socket
 import sqlite3
 
-from tests.test_lifecycle import GOOD_TOKEN, FakeDiscord, read_until, start_bot
+from tests.app.test_lifecycle import GOOD_TOKEN, FakeDiscord, read_until, start_bot
 
 PASSWORD = "s3cret-password"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SETTING_PREFIXES = ("DISCORD_", "GAME_", "LOG_", "SHARD_", "METRICS_")
 GOOD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.good-token-value"
 BAD_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.revoked-token-value"

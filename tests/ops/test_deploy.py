@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.ops.shards import parse_shard_ids
 from bot.settings import Settings
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "deploy" / "tictactoe-bot@.service"
 PROCFILE = REPO / "deploy" / "Procfile.shards"
 

@@ -1,5 +1,5 @@
 """`python -m bot --demo` without a browser: its world, its refusals, a clean stop, and how it
-keeps the page up to date. tests/test_demo_browser.py plays it in Chromium."""
+keeps the page up to date. tests/app/test_demo_browser.py plays it in Chromium."""
 
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ from bot.settings import (
     env_example,
 )
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SECRET = "MTIzNDU2Nzg5MDEyMzQ1Njc4.secret-token-value"
 
 
