@@ -50,7 +50,9 @@ def simcord_bot():
 def shard_logs(caplog):
     """The bot's log lines as a host reads them: each event's lines name its shard."""
     caplog.handler.addFilter(ShardLogFilter())
-    caplog.set_level(logging.INFO, logger="bot")
+    # A game's own lines ("new game", "game over") are DEBUG: two INFO lines per game would
+    # be noise at any scale (the metrics count games).
+    caplog.set_level(logging.DEBUG, logger="bot")
     return caplog
 
 
@@ -98,6 +100,10 @@ async def test_one_process_runs_every_shard_and_each_server_plays_on_its_own(
         assert line.startswith(f"shard {shard}: ")
         (over,) = shard_lines(shard_logs, f"Channel {channel.id}: game over")
         assert over.startswith(f"shard {shard}: ")
+    per_game = [r for r in shard_logs.records if ": game over" in r.getMessage()]
+    per_game += [r for r in shard_logs.records if ": new game" in r.getMessage()]
+    assert len(per_game) == 2 * len(players)
+    assert {r.levelno for r in per_game} == {logging.DEBUG}
 
 
 # ------------------------------------------------------------------ several processes
