@@ -302,16 +302,23 @@ async def test_a_challenge_of_the_previous_version_can_be_accepted(world):
 
 
 def test_the_limit_checks_catch_what_discord_refuses():
-    row = {"type": 1, "components": [{"type": 2, "custom_id": f"b{i}"} for i in range(6)]}
-    assert payload_problems({"components": [row]}) == ["a row of 6"]
+    """The checks are the fake Discord's own (fake_discord/limits.py): Discord's refusals."""
+
+    def button(custom_id: str) -> dict:
+        return {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
+
+    row = {"type": 1, "components": [button(f"b{i}") for i in range(6)]}
+    assert payload_problems({"components": [row]}) == [
+        "Invalid Form Body: In components.0.components: An action row holds 1-5 buttons, not 6."
+    ]
     many = [{"type": 10, "content": "x"} for _ in range(41)]
-    assert payload_problems({"components": many}) == ["41 components"]
+    assert "41 components; at most 40" in payload_problems({"components": many})[0]
     long_text = {"components": [{"type": 17, "components": [{"type": 10, "content": "x" * 4001}]}]}
-    assert payload_problems(long_text) == ["4001 characters of text"]
-    twice = [{"type": 1, "components": [{"type": 2, "custom_id": "same"}] * 2}]
-    assert payload_problems({"components": twice}) == ["custom_ids repeat"]
-    too_long = [{"type": 1, "components": [{"type": 2, "custom_id": "x" * 101}]}]
-    assert payload_problems({"components": too_long}) == [f"custom_id too long: {'x' * 101}"]
+    assert "4001 characters of text displays; at most 4000" in payload_problems(long_text)[0]
+    twice = [{"type": 1, "components": [button("same"), button("same")]}]
+    assert "Duplicate custom_id" in payload_problems({"components": twice})[0]
+    too_long = [{"type": 1, "components": [button("x" * 101)]}]
+    assert "Must be 1-100 long" in payload_problems({"components": too_long})[0]
     assert payload_problems({"content": "hello", "components": []}) == []
 
 

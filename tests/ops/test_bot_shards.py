@@ -31,6 +31,7 @@ from fake_discord import (
     is_over,
     marks,
     text,
+    walk,
 )
 from fake_discord.rest import TOKEN
 
@@ -391,16 +392,8 @@ async def test_processes_on_one_postgresql_record_every_game_once_and_agree_on_t
 def button_id(message: Json, label: str) -> str:
     found = [
         component["custom_id"]
-        for component in walk_json(message.get("components", []))
+        for component in walk(message.get("components", []))
         if component.get("type") == 2 and label in component.get("label", "")
     ]
     assert len(found) == 1, found
     return found[0]
-
-
-def walk_json(components: list[Json]) -> list[Json]:
-    found: list[Json] = []
-    for component in components:
-        found.append(component)
-        found.extend(walk_json(component.get("components", [])))
-    return found
