@@ -24,7 +24,7 @@ async def start_records(url: str, spool_path: Path | None) -> tuple[Storage, Rec
     """Open and migrate the database at `url` (or, if it does not answer, go on and migrate
     later), then start the writer with its spool (replaying what the last run left there)."""
     try:
-        storage = await open_records(url, required=False)
+        storage = await open_records(url, required=False, migrate_in_child=True)
     except RecordsError as error:  # e.g. DatabaseAheadError
         raise RecordsStartError(str(error)) from None
     except OSError as error:  # the SQLite file's directory cannot be made

@@ -10,8 +10,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 
+from bot.records.sql.migrate import alembic_config
 from bot.records.sql.schema import metadata
-from bot.records.sql.storage import DatabaseAheadError, Storage, alembic_config, open_records
+from bot.records.sql.storage import DatabaseAheadError, Storage, open_records
 from tests.support.records import ALICE, BOB, X_WINS, record
 
 TABLES = {"games", "players", "bot_tallies", "memberships", "board_sizes"}

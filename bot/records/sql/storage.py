@@ -23,14 +23,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, event, select
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
@@ -62,15 +60,25 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 10.0  # seconds: connecting, waiting for a lock, running one statement
-MIGRATIONS = "bot.records.sql:migrations"
+# How the bot hands a migration to its child process (bot/records/sql/migrate.py).
+MIGRATE_URL_VARIABLE = "TICTACTOE_MIGRATE_URL"
+MIGRATE_TIMEOUT_VARIABLE = "TICTACTOE_MIGRATE_TIMEOUT"
+MIGRATE_AHEAD_EXIT = 3
 _WRITE = "tictactoe_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
 _RETRIES = 5
 _RETRYABLE_SQLSTATES = ("40001", "40P01")  # serialization failure, deadlock detected
-_MIGRATION_LOCK = 7_160_316  # PostgreSQL advisory lock: one process migrates at a time
 
 _T = TypeVar("_T")
-# What a database in trouble raises through SQLAlchemy: its errors, the network's, a timeout.
-DRIVER_ERRORS = (SQLAlchemyError, OSError, TimeoutError)
+
+
+class MigrationFailed(Exception):
+    """The child process could not migrate the database (it did not answer, say); str() is
+    its one line. Retried like any database error."""
+
+
+# What a database in trouble raises through SQLAlchemy: its errors, the network's, a timeout,
+# and a migration that failed in its child process.
+DRIVER_ERRORS = (SQLAlchemyError, OSError, TimeoutError, MigrationFailed)
 
 
 class DatabaseAheadError(RecordsError):
@@ -78,7 +86,11 @@ class DatabaseAheadError(RecordsError):
 
 
 async def open_records(
-    url: str | URL, *, query_timeout: float = DEFAULT_TIMEOUT, required: bool = True
+    url: str | URL,
+    *,
+    query_timeout: float = DEFAULT_TIMEOUT,
+    required: bool = True,
+    migrate_in_child: bool = False,
 ) -> Storage:
     """Storage on `url`, migrated to the newest schema.
 
@@ -87,7 +99,7 @@ async def open_records(
     error; without, one warning, and a Storage that migrates on its first successful use (the
     bot starts anyway; the writer keeps the games until the database is back).
     """
-    storage = Storage(url, query_timeout=query_timeout)
+    storage = Storage(url, query_timeout=query_timeout, migrate_in_child=migrate_in_child)
     try:
         await storage.migrate()
     except RecordsError:
@@ -112,9 +124,18 @@ class Storage:
     """`Records` on SQLite or PostgreSQL. Creating one does no I/O; the schema is migrated on
     `migrate()` or, failing that, before the first query."""
 
-    def __init__(self, url: str | URL, *, query_timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self,
+        url: str | URL,
+        *,
+        query_timeout: float = DEFAULT_TIMEOUT,
+        migrate_in_child: bool = False,
+    ) -> None:
         self.url = parse_url(url)
         self.engine = _create_engine(self.url, query_timeout)
+        self._query_timeout = query_timeout
+        # The bot migrates in a child process: Alembic (about 12 MB) then never loads into it.
+        self._migrate_in_child = migrate_in_child
         self._migrated = False
         self._migrating = asyncio.Lock()
 
@@ -131,10 +152,15 @@ class Storage:
         async with self._migrating:
             if self._migrated:
                 return
-            async with self.engine.connect() as connection:
-                await connection.execution_options(**{_WRITE: True})
-                async with connection.begin():
-                    await connection.run_sync(_upgrade)
+            if self._migrate_in_child:
+                await migrate_in_child(self.url, self._query_timeout)
+            else:
+                from bot.records.sql.migrate import upgrade  # Alembic, only when needed
+
+                async with self.engine.connect() as connection:
+                    await connection.execution_options(**{_WRITE: True})
+                    async with connection.begin():
+                        await connection.run_sync(upgrade)
             self._migrated = True
 
     async def close(self) -> None:
@@ -238,6 +264,33 @@ class _ReadTransaction:
             raise RecordsError(f"reading the records failed: {describe(error)}") from error
 
 
+async def migrate_in_child(url: URL, query_timeout: float) -> None:
+    """Run `python -m bot.records.sql.migrate` on `url` and wait for it. The URL goes through
+    the environment, never the command line (other users can read a process's arguments)."""
+    env = {**os.environ, MIGRATE_URL_VARIABLE: url.render_as_string(hide_password=False)}
+    env[MIGRATE_TIMEOUT_VARIABLE] = str(query_timeout)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot.records.sql.migrate",
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        _, error = await process.communicate()
+    except BaseException:
+        if process.returncode is None:
+            process.kill()
+        raise
+    line = error.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
+    if process.returncode == MIGRATE_AHEAD_EXIT:
+        raise DatabaseAheadError(line[0])
+    if process.returncode != 0:
+        raise MigrationFailed(line[0])
+
+
 def _sqlstate(error: DBAPIError) -> str | None:
     orig = error.orig
     return getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
@@ -285,32 +338,3 @@ def _create_engine(url: URL, timeout: float) -> AsyncEngine:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
 
     return engine
-
-
-# Migrations
-
-
-def alembic_config(connection: Connection | None = None) -> Config:
-    """Alembic's configuration for the packaged migrations (no alembic.ini needed)."""
-    config = Config()
-    config.set_main_option("script_location", MIGRATIONS)
-    if connection is not None:
-        config.attributes["connection"] = connection
-    return config
-
-
-def _upgrade(connection: Connection) -> None:
-    if connection.dialect.name == "postgresql":
-        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
-    config = alembic_config(connection)
-    script = ScriptDirectory.from_config(config)
-    known = {revision.revision for revision in script.walk_revisions()}
-    current = MigrationContext.configure(connection).get_current_heads()
-    unknown = sorted(set(current) - known)
-    if unknown:
-        raise DatabaseAheadError(
-            f"the records database {safe_url(connection.engine.url)} is at schema revision "
-            f"{', '.join(unknown)}, newer than this bot knows (newest "
-            f"{script.get_current_head()}): run the newer bot, or point DATABASE_URL elsewhere"
-        )
-    command.upgrade(config, "head")

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from alembic import command
 
-from bot.records.sql.storage import alembic_config, open_records
+from bot.records.sql.migrate import alembic_config
+from bot.records.sql.storage import open_records
 
 
 def main(argv: list[str]) -> int:
