@@ -452,7 +452,8 @@ def test_the_review_names_the_first_mistake_and_what_would_have_held(seed: int) 
         "  Move 4, O at cell 3: best\n"
         "  Move 5, X at cell 8: mistake, turned a draw into a loss\n"
         "  Move 6, O at cell 7: best\n"
-        "First mistake: Move 5, X at cell 8, turned a draw into a loss; cell 7 kept the draw.\n"
+        "First mistake: Move 5, X at cell 8, turned a draw into a loss.\n"
+        "Cell 7 kept the draw.\n"
         "Result: O won.\n"
     )
 
@@ -470,7 +471,8 @@ def test_describe_review_words_every_verdict() -> None:
         "  Move 5, X at cell 5: inaccurate, a win in 2 moves instead of 1",
         "  Move 6, O at cell 3: best",
         "  Move 7, X at cell 1: best",
-        "First mistake: Move 2, O at cell 8, turned a draw into a loss; cell 5 kept the draw.",
+        "First mistake: Move 2, O at cell 8, turned a draw into a loss.",
+        "Cell 5 kept the draw.",
         "Result: X won.",
     ]
 
@@ -482,8 +484,8 @@ def test_describe_review_of_an_unfinished_game() -> None:
         "Review of the game so far (you are X):",
         "  Move 1, X at cell 5: best",
         "  Move 2, O at cell 2: mistake, turned a draw into a loss",
-        "First mistake: Move 2, O at cell 2, turned a draw into a loss; "
-        "cell 1, 3, 7 or 9 kept the draw.",
+        "First mistake: Move 2, O at cell 2, turned a draw into a loss.",
+        "Cell 1, 3, 7 or 9 kept the draw.",
         "Result: unfinished.",
     ]
     assert describe_review(review([]), X).splitlines() == [
