@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache
+from typing import TypeVar
 
 from .review import Hint, Reason, ReasonKind, Rows, Value, Verdict, hint
 from .rules import EMPTY, LINES, SIZE, Action, Board, Cell, O, X, validate_board
@@ -51,6 +52,7 @@ from .solver import EASY, HARD, MEDIUM, best_actions, move_chances
 
 # A board flattened row by row: index 3 * i + j is cell (i, j).
 Flat = tuple[Cell, ...]
+_T = TypeVar("_T")
 
 SYMMETRIES = 8
 LEVELS = (EASY, MEDIUM, HARD)  # the levels whose mistakes seed a puzzle's difficulty
@@ -367,11 +369,14 @@ _INVERSE = tuple(
 )
 
 
-def _transform(flat: Flat, symmetry: int) -> Flat:
-    cells: list[Cell] = [EMPTY] * (SIZE * SIZE)
-    for index, target in enumerate(_SYMMETRY_MAPS[symmetry]):
-        cells[target] = flat[index]
-    return tuple(cells)
+# _SOURCES[s][target] is the cell that symmetry s moves to `target`.
+_SOURCES = tuple(
+    tuple(mapping.index(target) for target in range(SIZE * SIZE)) for mapping in _SYMMETRY_MAPS
+)
+
+
+def _transform(cells: tuple[_T, ...], symmetry: int) -> tuple[_T, ...]:
+    return tuple(cells[source] for source in _SOURCES[symmetry])
 
 
 def _turn(action: Action, symmetry: int) -> Action:
@@ -382,18 +387,25 @@ def _turn(action: Action, symmetry: int) -> Action:
     return target // SIZE, target % SIZE
 
 
+_DIGIT = {EMPTY: 0, X: 1, O: 2}
+
+
 def _number(flat: Flat) -> int:
     number = 0
     for cell in flat:
-        number = number * 3 + (0 if cell is EMPTY else 1 if cell == X else 2)
+        number = number * 3 + _DIGIT[cell]
     return number
 
 
 def _canonical(flat: Flat) -> tuple[Flat, int]:
     """The canonical image of a board, and the symmetry that turns it back into `flat`."""
-    canonical = min((_transform(flat, s) for s in range(SYMMETRIES)), key=_number)
-    symmetry = next(s for s in range(SYMMETRIES) if _transform(canonical, s) == flat)
-    return canonical, symmetry
+    # Comparing the digit tuples compares the base-3 numbers (the first cell is the highest
+    # digit), without computing them.
+    digits = tuple(_DIGIT[cell] for cell in flat)
+    images = [(_transform(digits, s), s) for s in range(SYMMETRIES)]
+    _, turn = min(images)
+    canonical = _transform(flat, turn)
+    return canonical, _INVERSE[turn]
 
 
 def _id_of(canonical: Flat) -> str:
