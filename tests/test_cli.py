@@ -865,21 +865,26 @@ def test_puzzles_solved_through_the_screen() -> None:
 
 
 def test_each_reply_on_the_screen_is_perfect() -> None:
-    _, text, solver = solve_puzzles(["right"] * 6, ["y"] * 5 + ["n"], "--seed", "11")
+    _, text, solver = solve_puzzles(["right"] * 8, ["y"] * 7 + ["n"], "--seed", "11")
 
-    replies = [int(cell) - 1 for cell in re.findall(r"Correct\. [XO] replies at cell (\d)", text)]
-    assert replies, "some puzzle took more than one move"
-    boards = [cells for cells, _ in solver.played]
-    moves = [move for _, move in solver.played]
-    checked = 0
-    for (cells, move), next_cells in zip(solver.played, boards[1:], strict=False):
+    # What follows each move, up to the next prompt.
+    after_each_move = re.split(r"\nYour turn \([XO]\): ", text)[1:]
+    assert len(after_each_move) == len(solver.played)
+    replies = 0
+    for (cells, move), following in zip(solver.played, after_each_move, strict=True):
+        shown = following.partition("\nYour puzzle rating")[0]  # not the next puzzle's board
         after = play_cell(cells, move)
-        added = [i for i in range(9) if after[i] is None and next_cells[i] is not None]
-        if len(added) == 1 and all(after[i] == next_cells[i] for i in range(9) if i not in added):
-            assert added[0] in best_moves(after)
-            checked += 1
-    assert checked == len(replies)
-    assert len(moves) == len(boards)
+        match = re.search(r"\nCorrect\. ([XO]) replies at cell (\d) ", shown)
+        if match is None:
+            assert "\nSolved! " in shown
+            assert board_on_screen(shown) == after
+            continue
+        replies += 1
+        reply = int(match[2]) - 1
+        assert match[1] == mover(after)
+        assert reply in best_moves(after)
+        assert board_on_screen(shown) == play_cell(after, reply)
+    assert replies > 0
 
 
 def test_a_wrong_move_is_refuted_and_the_right_cells_named() -> None:

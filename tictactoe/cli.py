@@ -613,12 +613,14 @@ def play_puzzle(attempt: Attempt, *, input_fn: Callable[[str], str], output: Tex
             print(draw_board(after), file=output)
             print(right, file=output)
             return False
+        if step.reply is not None:
+            print(
+                f"\nCorrect. {task.opponent} replies at {describe_cell(step.reply)}.", file=output
+            )
         if attempt.solved:
             print(draw_board([list(row) for row in attempt.board]), file=output)
             print(solved_sentence(attempt), file=output)
             return True
-        assert step.reply is not None
-        print(f"\nCorrect. {task.opponent} replies at {describe_cell(step.reply)}.", file=output)
     raise AssertionError("an attempt ends solved or failed")
 
 

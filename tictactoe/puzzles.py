@@ -15,11 +15,13 @@ Definitions (the tests check each against an independent brute force, over the w
   number in the puzzle's canonical orientation, so a puzzle plays the same line in every
   orientation.
 - **Solved.** A win puzzle is solved when the player completes a line. A draw puzzle is solved
-  when the draw is **secured**: the board is full, or from the position reached (after the
-  player's move, or after the opponent's reply) no sequence of the player's moves can lose
-  against any perfect reply: every move of theirs keeps the draw, at every later turn, whatever
-  best reply the opponent picks. Until then the player keeps moving, even at a turn where every
-  move happens to keep the draw, because a later turn on that line still holds a losing move.
+  when the draw is **secured**, meaning that the player can no longer lose whatever they play
+  against any perfect opponent: a position is secure when the game is over without their loss,
+  or, with them to move, every move keeps the draw and leads to a secure position, or, with the
+  opponent to move, every best reply leads to a secure position. This is checked after the
+  player's correct move (then no reply is shown) and again after the opponent's reply. Until
+  then the player keeps moving, even at a turn where every move happens to keep the draw (a
+  later turn on that line still holds a losing move; 5 such turns in the whole set).
 - **Wrong.** Any other move ends the attempt: the refutation is the opponent's reply to it
   (chosen by the same rule) with the hint's reason for that reply, and what the wrong move leads
   to under perfect play.
@@ -31,7 +33,8 @@ Definitions (the tests check each against an independent brute force, over the w
   which a player would solve it as often as the levels do, were they players rated
   LEVEL_RATINGS (see `_rating`), within 800-2000.
 
-The set is built on first use (about 0.2 s) and kept; everything here is pure.
+The set is built on first use (about 0.3 s of CPU, see benchmarks/puzzles.py) and kept;
+everything here is pure.
 """
 
 from __future__ import annotations
@@ -159,7 +162,9 @@ class Attempt:
 
     puzzle: Puzzle
     symmetry: int  # 0-7: how the canonical board is turned or reflected for showing
-    moves: tuple[Action, ...]  # as shown, every move since the start: the player's and replies
+    # As shown, every move since the start: the player's and the replies (a wrong move too,
+    # followed by its refutation's reply).
+    moves: tuple[Action, ...]
     board: Rows  # as shown
     status: Status
     refutation: Refutation | None = field(default=None, compare=False)  # when FAILED
@@ -181,7 +186,7 @@ class Answer:
     attempt: Attempt  # after the move and the reply (if any)
     move: Action
     correct: frozenset[Action]  # the moves that were correct for this step
-    reply: Action | None  # the opponent's reply when the puzzle goes on, or after a wrong move
+    reply: Action | None  # the opponent's reply on the board; None when the move ended it at once
 
     @property
     def right(self) -> bool:
