@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from tictactoe.rules import (
+from .rules import (
     EMPTY,
     LINES,
     Action,
@@ -30,7 +30,7 @@ from tictactoe.rules import (
     winning_line,
     winning_lines,
 )
-from tictactoe.solver import (
+from .solver import (
     DIFFICULTIES,
     EASY,
     HARD,
@@ -42,6 +42,7 @@ from tictactoe.solver import (
     choose_move,
     game_value,
     minimax,
+    move_chances,
 )
 
 TYPE_CHECKING = False
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-    from tictactoe.review import (
+    from .review import (
         CellOutcome,
         GameResult,
         Hint,
@@ -156,6 +157,7 @@ __all__ = [
     "initial_state",
     "line_shape",
     "minimax",
+    "move_chances",
     "player",
     "result",
     "review",

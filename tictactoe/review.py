@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 
-from tictactoe.rules import (
+from .rules import (
     EMPTY,
     LINES,
     SIZE,
@@ -31,7 +31,7 @@ from tictactoe.rules import (
     validate_action,
     winner,
 )
-from tictactoe.solver import analyse, best_actions
+from .solver import analyse, best_actions
 
 Line = tuple[int, int, int]
 Row = tuple[Cell, Cell, Cell]

@@ -3,6 +3,7 @@ pure helpers, and `python -m tictactoe` run as a real process."""
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib.util
 import io
 import os
@@ -15,10 +16,25 @@ import sys
 from pathlib import Path
 
 import pytest
-from brute_force import is_over, reachable_positions, to_board
+from brute_force import (
+    best_moves,
+    empties,
+    is_over,
+    move_outcome,
+    mover,
+    reachable_positions,
+    solve,
+    to_board,
+    winner_of,
+)
+from brute_force import (
+    play as play_cell,
+)
 
 from tictactoe import Board, O, X, cell_action, hint, initial_state, result, review
+from tictactoe import puzzles as pz
 from tictactoe.cli import (
+    Screen,
     cell_number,
     describe_cell,
     describe_hint,
@@ -28,6 +44,8 @@ from tictactoe.cli import (
     outcome_message,
     parse_cell,
     reason_sentence,
+    refutation_sentences,
+    task_sentence,
 )
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -452,7 +470,8 @@ def test_the_review_names_the_first_mistake_and_what_would_have_held(seed: int) 
         "  Move 4, O at cell 3: best\n"
         "  Move 5, X at cell 8: mistake, turned a draw into a loss\n"
         "  Move 6, O at cell 7: best\n"
-        "First mistake: Move 5, X at cell 8, turned a draw into a loss; cell 7 kept the draw.\n"
+        "First mistake: Move 5, X at cell 8, turned a draw into a loss.\n"
+        "Cell 7 kept the draw.\n"
         "Result: O won.\n"
     )
 
@@ -470,7 +489,8 @@ def test_describe_review_words_every_verdict() -> None:
         "  Move 5, X at cell 5: inaccurate, a win in 2 moves instead of 1",
         "  Move 6, O at cell 3: best",
         "  Move 7, X at cell 1: best",
-        "First mistake: Move 2, O at cell 8, turned a draw into a loss; cell 5 kept the draw.",
+        "First mistake: Move 2, O at cell 8, turned a draw into a loss.",
+        "Cell 5 kept the draw.",
         "Result: X won.",
     ]
 
@@ -482,8 +502,8 @@ def test_describe_review_of_an_unfinished_game() -> None:
         "Review of the game so far (you are X):",
         "  Move 1, X at cell 5: best",
         "  Move 2, O at cell 2: mistake, turned a draw into a loss",
-        "First mistake: Move 2, O at cell 2, turned a draw into a loss; "
-        "cell 1, 3, 7 or 9 kept the draw.",
+        "First mistake: Move 2, O at cell 2, turned a draw into a loss.",
+        "Cell 1, 3, 7 or 9 kept the draw.",
         "Result: unfinished.",
     ]
     assert describe_review(review([]), X).splitlines() == [
@@ -758,3 +778,309 @@ def test_at_a_terminal_the_prompt_edits_lines() -> None:
         os.close(controller)
     assert b"^[[D" not in seen
     assert b"Traceback" not in seen
+
+
+# --- puzzles -----------------------------------------------------------------------------------
+
+
+def board_on_screen(text: str) -> tuple[str | None, ...]:
+    """The cells of the last board drawn, as a person reads them."""
+    cells: list[str | None] = []
+    for row in last_board(text)[::2]:
+        for cell in row[2:].split("|"):
+            mark = cell.strip(" []")
+            cells.append(mark if mark in (X, O) else None)
+    return tuple(cells)
+
+
+class PuzzleSolver:
+    """Reads each puzzle off the screen and answers with a best move of the brute force
+    ("right") or a move it says is wrong ("wrong"), as `plan` says, one entry per puzzle; each
+    "Next puzzle?" is answered with the next of `answers`, then input ends."""
+
+    def __init__(self, plan: list[str], answers: list[str]) -> None:
+        self.plan = list(plan)
+        self.answers = list(answers)
+        self.screen = io.StringIO()
+        self.played: list[tuple[tuple[str | None, ...], int]] = []
+
+    def input(self, prompt: str) -> str:
+        self.screen.write(prompt)
+        if "Your turn" in prompt and not self.plan:
+            raise EOFError
+        if "Your turn" in prompt:
+            cells = board_on_screen(self.screen.getvalue())
+            best = best_moves(cells)
+            move = min(best) if self.plan[0] == "right" else min(set(empties(cells)) - best)
+            self.played.append((cells, move))
+            line = str(move + 1)
+        elif self.answers:
+            self.plan.pop(0)
+            line = self.answers.pop(0)
+        else:
+            raise EOFError
+        self.screen.write(line + "\n")
+        return line
+
+
+def solve_puzzles(plan: list[str], answers: list[str], *args: str) -> tuple[int, str, PuzzleSolver]:
+    solver = PuzzleSolver(plan, answers)
+    code = main(["--puzzle", *args], input_fn=solver.input, output=solver.screen)
+    return code, solver.screen.getvalue(), solver
+
+
+def puzzle_blocks(text: str) -> list[str]:
+    """Each puzzle's part of the screen, from its title to its end."""
+    return re.split(r"\n(?=(?:Today's puzzle .*: )?Puzzle [0-9a-z]{3}, rating )", text)[1:]
+
+
+def test_puzzles_solved_through_the_screen() -> None:
+    code, text, _ = solve_puzzles(["right"] * 4, ["y", "", "yes", "n"], "--seed", "7")
+
+    assert code == 0
+    assert text.startswith("Puzzles: find the move that keeps the win or the draw.\n")
+    assert text.endswith("Next puzzle? [Y/n] n\nGoodbye!\n")
+    blocks = puzzle_blocks(text)
+    assert len(blocks) == 4
+    ids = [re.match(r"Puzzle ([0-9a-z]{3}), rating (\d+)", block) for block in blocks]
+    assert len({match[1] for match in ids if match}) == 4, "no puzzle comes twice"
+    for block, match in zip(blocks, ids, strict=True):
+        assert match is not None
+        found = pz.puzzle(match[1])
+        assert int(match[2]) == found.rating
+        assert "Wrong" not in block
+        first_board = board_on_screen(block.split("Your turn")[0])
+        shown = pz.find(to_board(first_board))
+        assert shown is not None
+        assert shown[0] == found
+        final = board_on_screen(block)
+        if "Solved! Three in a row." in block:
+            assert winner_of(final) == found.player
+        else:
+            assert "Solved! The draw is secured: whatever you play now, you cannot lose." in block
+            assert winner_of(final) is None
+    ratings = [int(r) for r in re.findall(r"Your puzzle rating this session: (\d+)\.", text)]
+    assert ratings == sorted(ratings)
+    assert ratings[0] > 1200
+
+
+def test_each_reply_on_the_screen_is_perfect() -> None:
+    _, text, solver = solve_puzzles(["right"] * 8, ["y"] * 7 + ["n"], "--seed", "11")
+
+    # What follows each move, up to the next prompt.
+    after_each_move = re.split(r"\nYour turn \([XO]\): ", text)[1:]
+    assert len(after_each_move) == len(solver.played)
+    replies = 0
+    for (cells, move), following in zip(solver.played, after_each_move, strict=True):
+        shown = following.partition("\nYour puzzle rating")[0]  # not the next puzzle's board
+        after = play_cell(cells, move)
+        match = re.search(r"\nCorrect\. ([XO]) replies at cell (\d) ", shown)
+        if match is None:
+            assert "\nSolved! " in shown
+            assert board_on_screen(shown) == after
+            continue
+        replies += 1
+        reply = int(match[2]) - 1
+        assert match[1] == mover(after)
+        assert reply in best_moves(after)
+        assert board_on_screen(shown) == play_cell(after, reply)
+    assert replies > 0
+
+
+def test_a_wrong_move_is_refuted_and_the_right_cells_named() -> None:
+    code, text, solver = solve_puzzles(["wrong"] * 3, ["y", "y", "n"], "--seed", "3")
+
+    assert code == 0
+    blocks = puzzle_blocks(text)
+    assert len(blocks) == 3
+    wrong_moves = [(cells, move) for cells, move in solver.played]
+    assert len(wrong_moves) == 3
+    for block, (cells, move) in zip(blocks, wrong_moves, strict=True):
+        best = sorted(best_moves(cells))
+        score = solve(cells)[0]
+        after_score = move_outcome(cells, move)[0]
+        words = {1: "win", 0: "draw", -1: "loss"}
+        if after_score == score:
+            assert f"Wrong: cell {move + 1} still wins, but in " in block
+        else:
+            assert f"Wrong: cell {move + 1} turns a {words[score]} into a {words[after_score]}."
+        if len(best) == 1:
+            assert f"\nThe right move was cell {best[0] + 1}.\n" in block
+        else:
+            numbers = [str(index + 1) for index in best]
+            assert f"\nThe right moves were cells {', '.join(numbers[:-1])} and {numbers[-1]}."
+        # The board after shows the wrong move and a best reply to it.
+        after = play_cell(cells, move)
+        final = board_on_screen(block)
+        (reply,) = [i for i in range(9) if after[i] is None and final[i] is not None]
+        assert reply in best_moves(after)
+        assert re.search(rf"\n{mover(after)} answers at cell {reply + 1}[ ,]", block)
+        assert "Solved" not in block
+    ratings = [int(r) for r in re.findall(r"Your puzzle rating this session: (\d+)\.", text)]
+    assert ratings == sorted(ratings, reverse=True)
+    assert ratings[0] < 1200
+
+
+def test_a_refuted_win_names_the_completed_line() -> None:
+    # Puzzle 0n6 as stored: X (3, 5) must block at 9, O threatening 7-8-9; X 1 lets O complete it.
+    found = pz.puzzle("0n6")
+    attempt = pz.start(found, 0)
+    assert attempt.board == ((None, None, X), (None, X, None), (O, O, None))
+    step = pz.answer(attempt, (0, 0))
+    assert step.attempt.refutation is not None
+    wrong, answer, right = refutation_sentences(
+        step.attempt.refutation, [list(row) for row in step.attempt.board]
+    )
+    assert wrong == "Wrong: cell 1 turns a win into a loss."
+    assert answer == "O answers at cell 9 and wins: it completes the row 7-8-9."
+    assert right == "The right move was cell 9."
+
+
+@pytest.mark.parametrize(
+    ("theme", "sentence"),
+    [
+        ("win_now", r"[XO] to move: win at once\."),
+        ("fork", r"[XO] to move: make a fork and win in [23] moves\."),
+        ("force_win", r"[XO] to move: force a win in [23] moves\."),
+        ("block", r"[XO] to move: stop [XO]'s threat (and win in \d moves|to keep the draw)\."),
+        ("block_fork", r"[XO] to move: stop [XO]'s fork to keep the draw\."),
+        ("keep_draw", r"[XO] to move: keep the draw; some moves lose\."),
+        ("centre", r"[XO] to move: keep the draw; some moves lose\."),
+        ("corner", r"[XO] to move: keep the draw; some moves lose\."),
+    ],
+)
+def test_each_theme_has_its_task_sentence(theme: str, sentence: str) -> None:
+    for found in pz.puzzles():
+        if found.theme != theme:
+            continue
+        task = pz.start(found, 0).task
+        assert task is not None
+        only = " Only one move works." if len(found.correct) == 1 else ""
+        assert re.fullmatch(sentence + re.escape(only), task_sentence(task)), found.id
+
+
+def test_no_hint_in_a_puzzle() -> None:
+    screen = io.StringIO()
+    lines = iter(["hint", "q"])
+
+    def typed(prompt: str) -> str:
+        screen.write(prompt)
+        return next(lines)
+
+    assert main(["--puzzle", "--seed", "1"], input_fn=typed, output=screen) == 0
+    text = screen.getvalue()
+    assert "No hints in a puzzle: finding the move is the puzzle.\n" in text
+    assert text.endswith("Your turn (X): Your turn (X): You left the puzzle. Goodbye!\n") or (
+        text.endswith("You left the puzzle. Goodbye!\n")
+    )
+    assert "Hint for" not in text
+
+
+def test_leaving_a_puzzle_with_end_of_input_or_ctrl_c() -> None:
+    code, text, _ = solve_puzzles([], [], "--seed", "2")
+    assert code == 0
+    assert text.endswith("Your turn (X): \nEnd of input. Goodbye!\n") or text.endswith(
+        "Your turn (O): \nEnd of input. Goodbye!\n"
+    )
+
+    def press_ctrl_c(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    screen = io.StringIO()
+    assert main(["--puzzle"], input_fn=press_ctrl_c, output=screen) == 130
+    assert screen.getvalue().endswith("\nInterrupted. Goodbye!\n")
+
+
+def test_the_daily_puzzle_comes_first_with_daily() -> None:
+    _, text, _ = solve_puzzles(["right"], [], "--daily")
+
+    match = re.search(
+        r"^Today's puzzle \((\d{4}-\d\d-\d\d) UTC\): Puzzle ([0-9a-z]{3}),", text, re.M
+    )
+    assert match is not None
+    day = dt.date.fromisoformat(match[1])
+    assert abs(day - dt.datetime.now(dt.UTC).date()) <= dt.timedelta(days=1)
+    daily = pz.daily(day)
+    assert match[2] == daily.puzzle.id
+    assert board_on_screen(text.split("Your turn")[0]) == tuple(
+        cell for row in daily.board for cell in row
+    )
+
+
+def test_daily_needs_puzzle(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as bad_exit:
+        main(["--daily"])
+    assert bad_exit.value.code == 2
+    assert "--daily goes with --puzzle" in capsys.readouterr().err
+
+
+def test_module_offers_puzzles() -> None:
+    process = run_module("--puzzle", "--seed", "5", stdin="q\n")
+
+    assert process.returncode == 0
+    assert process.stderr == ""
+    assert process.stdout.startswith("Puzzles: find the move")
+    assert process.stdout.endswith("You left the puzzle. Goodbye!\n")
+
+
+# --- 80 columns -------------------------------------------------------------------------------
+
+
+def test_a_long_line_breaks_at_spaces_and_keeps_quoted_examples_whole() -> None:
+    target = io.StringIO()
+    screen = Screen(target)
+    # A plain break at the last space that fits would split "2 3" between its 2 and its 3.
+    long = "x" * 66 + ' such as "2 3" or "2,3" and more words to go past the edge'
+    screen.write(f"{long}\n  indented {'item ' * 20}\nshort\n")
+    screen.flush()
+    lines = target.getvalue().splitlines()
+    assert all(len(line) <= 79 for line in lines)
+    assert lines[0] == "x" * 66 + " such as"
+    assert lines[1].startswith('"2 3" or "2,3" and more')
+    indented = [line for line in lines if "item" in line]
+    assert indented[0].startswith("  indented item")
+    assert all(line.startswith("    item") for line in indented[1:])
+    assert lines[-1] == "short"
+    assert " ".join(" ".join(lines).split()) == " ".join(
+        f"{long} indented {'item ' * 20} short".split()
+    )
+
+
+def typical_sessions() -> list[str]:
+    """What a person sees in typical sessions: games won, lost and drawn at every level, hints,
+    bad input, reviews, quitting, and puzzles solved and failed."""
+    screens = []
+    for side in (X, O):
+        for difficulty in ("easy", "medium", "hard", "impossible"):
+            screens.append(
+                play(*LOSING_LINE, args=("--play-as", side, "--difficulty", difficulty))[1]
+            )
+    screens.append(play(*DRAWING_LINE, args=("--seed", "1"))[1])
+    screens.append(play("5", "abc", "0", "10", "4 4", "5", "hint", "2", "q")[1])
+    screens.append(play("1", "2", "hint", "8", args=("--seed", "0"))[1])
+    for side in (X, O):  # a hint before every move: every kind of reason gets said
+        hinted = [word for cell in LOSING_LINE for word in ("hint", cell)]
+        screens.append(play(*hinted, args=("--play-as", side, "--difficulty", "easy"))[1])
+    screens.append(play_games("y", "maybe", "n")[1])
+    screens.append(solve_puzzles(["right"] * 8, ["y"] * 7 + ["n"], "--seed", "4")[1])
+    screens.append(solve_puzzles(["wrong"] * 8, ["y"] * 7 + ["n"], "--seed", "4")[1])
+    screens.append(solve_puzzles(["right", "wrong"], ["y"], "--daily")[1])
+    return screens
+
+
+def test_every_line_of_typical_sessions_fits_80_columns() -> None:
+    for screen in typical_sessions():
+        too_long = [line for line in screen.splitlines() if len(line) > 80]
+        assert not too_long, too_long
+
+
+def test_the_help_fits_80_columns(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = capsys.readouterr().out
+    assert "--puzzle" in text
+    too_long = [line for line in text.splitlines() if len(line) > 80]
+    assert not too_long, too_long
