@@ -9,6 +9,7 @@ import signal
 import socket
 import sys
 import urllib.request
+from pathlib import Path
 
 import discord
 import pytest
@@ -129,8 +130,8 @@ def test_a_port_in_use_is_one_line_and_exit_1(caplog: pytest.LogCaptureFixture) 
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is a POSIX signal")
-def test_serves_the_page_then_stops_cleanly_on_sigterm() -> None:
-    with running_demo() as (process, url, seen):
+def test_serves_the_page_then_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    with running_demo(tmp_path) as (process, url, seen):
         # The page itself, from loopback; the part after # is the session's key, never sent.
         with urllib.request.urlopen(url.partition("#")[0], timeout=START_TIMEOUT) as response:
             assert response.status == 200
@@ -143,8 +144,10 @@ def test_serves_the_page_then_stops_cleanly_on_sigterm() -> None:
     assert b"Traceback" not in seen + stderr
 
 
-def test_the_demo_says_how_to_run_the_bot_for_real_instead_of_links_to_no_app() -> None:
-    with running_demo() as (_process, _url, seen):
+def test_the_demo_says_how_to_run_the_bot_for_real_instead_of_links_to_no_app(
+    tmp_path: Path,
+) -> None:
+    with running_demo(tmp_path) as (_process, _url, seen):
         pass
 
     log = seen.decode()

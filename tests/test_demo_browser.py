@@ -46,9 +46,9 @@ def chromium() -> str:
 
 
 @pytest.fixture
-def demo() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+def demo(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """`run_demo` in its own process on a free port: the process and the URL it logged."""
-    with running_demo() as (process, url, _):
+    with running_demo(tmp_path) as (process, url, _):
         yield process, url
 
 
