@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 import signal
 import socket
 import sys
@@ -45,7 +46,9 @@ async def test_the_demo_world_has_the_bot_a_channel_and_three_people(simcord_env
 
     assert simcord_env.bot.user.name == BOT_NAME
     assert world.channel.name == CHANNEL_NAME
-    assert [viewer.name for viewer in world.viewers] == ["you", "friend", "stranger"]
+    # Names, not roles: the bot writes "@Sam, @Alex challenges you!", "It's @Alex's turn".
+    shown = [simcord_env.backend.users[viewer.id].global_name for viewer in world.viewers]
+    assert shown == ["Alex", "Sam", "Robin"]
     for member in world.viewers:
         commands = member.available_commands(world.channel)
         assert {"tictactoe", "stats", "leaderboard", "forget-me"} <= set(commands)
@@ -114,19 +117,70 @@ def test_refuses_an_invalid_port(port: object, caplog: pytest.LogCaptureFixture)
     assert "port" in error.getMessage()
 
 
-def test_a_port_in_use_is_one_line_and_exit_1(caplog: pytest.LogCaptureFixture) -> None:
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_port_in_use_is_the_only_line_and_names_a_free_port_to_use(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO)
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        assert run_demo(port=port, open_browser=False) == 1
+        assert run_demo(port=port, open_browser=False, environ={}) == 1
+
+        # Before anything started (no shard, no database): the one line says what to do.
+        (only,) = caplog.records
+        assert only.levelno == logging.ERROR
+        assert only.exc_info is None
+        said = re.fullmatch(
+            rf"Cannot serve the demo: port {port} is already in use: use --port (\d+)",
+            only.getMessage(),
+        )
+        assert said, only.getMessage()
+        with socket.socket() as suggested:
+            suggested.bind(("127.0.0.1", int(said.group(1))))  # free indeed
+
+
+def test_a_metrics_port_in_use_is_the_only_line(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert run_demo(port=0, open_browser=False, environ={"METRICS_PORT": str(port)}) == 1
+
+    assert [record.getMessage() for record in caplog.records] == [
+        f"/metrics and /healthz: cannot listen on 127.0.0.1:{port} (Address already in use): "
+        "set another METRICS_PORT or METRICS_HOST"
+    ]
+
+
+def test_an_invalid_metrics_port_is_refused_as_the_bot_refuses_it(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    assert run_demo(open_browser=False, environ={"METRICS_PORT": "ninety"}) == 2
 
     (error,) = errors(caplog)
-    assert (
-        error.getMessage()
-        == f"Cannot serve the demo: port {port} is already in use; pick another one"
+    assert error.getMessage() == (
+        "METRICS_PORT must be a port number from 1 to 65535, not 'ninety'"
     )
-    assert error.exc_info is None
+
+
+def test_the_demo_serves_metrics_and_health_on_metrics_port(tmp_path: Path) -> None:
+    metrics_port = free_port()
+    with running_demo(tmp_path, env={"METRICS_PORT": str(metrics_port)}) as (_, _url, seen):
+        base = f"http://127.0.0.1:{metrics_port}"
+        with urllib.request.urlopen(f"{base}/healthz", timeout=START_TIMEOUT) as response:
+            assert (response.status, response.read()) == (200, b"ok\n")
+        with urllib.request.urlopen(f"{base}/metrics", timeout=START_TIMEOUT) as response:
+            assert b"\ntictactoe_games_live 0.0\n" in response.read()
+
+    assert f"Serving /metrics and /healthz on {base}".encode() in seen
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is a POSIX signal")
