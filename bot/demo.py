@@ -18,11 +18,14 @@ import signal
 import socket
 import sys
 import tempfile
+import time
 import webbrowser
+import zoneinfo
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .client import TicTacToeBot
 from .records.cog import GameWriter
@@ -173,9 +176,26 @@ async def setup_world(env: simcord.Env) -> DemoWorld:
     return DemoWorld(env, guild, channel, you, friend, stranger)
 
 
-def open_preview(world: DemoWorld, *, port: int = 0) -> Preview:
-    """SimCord's page of the channel, as any of the world's members (enter it to serve it)."""
-    return world.env.preview(world.channel, viewers=world.viewers, layout="channel", port=port)
+def open_preview(world: DemoWorld, *, port: int = 0, timezone: str = "UTC") -> Preview:
+    """SimCord's page of the channel, as any of the world's members (enter it to serve it),
+    showing times in `timezone` (an IANA name)."""
+    return world.env.preview(
+        world.channel, viewers=world.viewers, layout="channel", port=port, timezone=timezone
+    )
+
+
+def local_timezone() -> str:
+    """This computer's time zone as an IANA name (TZ, or where /etc/localtime points), for the
+    page to show times as the computer's clock does; UTC when it cannot tell."""
+    name = os.environ.get("TZ", "").removeprefix(":")
+    if not name:
+        with contextlib.suppress(OSError):
+            name = os.path.realpath("/etc/localtime").partition("/zoneinfo/")[2]
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+        return "UTC"
+    return name
 
 
 def run_demo(
@@ -293,8 +313,9 @@ async def _serve_bot(
 ) -> int:
     # check_errors=False: the bot logs its own errors, and one must not end the demo.
     async with simcord.run(bot, check_errors=False) as env:
+        follow_wall_clock(env)
         world = await setup_world(env)
-        preview = open_preview(world, port=port)
+        preview = open_preview(world, port=port, timezone=local_timezone())
         try:
             await preview.__aenter__()
         except simcord.SetupError as error:
@@ -383,14 +404,67 @@ async def _wait_for_stop(stopping: asyncio.Event, preview: Preview) -> None:
         await asyncio.gather(*waiters, return_exceptions=True)
 
 
-class PageSync:
-    """Refreshes the page after the bot changed the channel outside any click or command.
+class WallClock:
+    """SimCord's clock, reading this computer's time.
 
-    A click or command from the page republishes the page itself; an expiry, run by the bot's own
-    timer, does not, and the page would keep showing a live board until the next action. So the
-    bot's REST calls are counted: new ones with no publication since mean the page is behind.
-    Refreshing only then matters: every refresh bumps the page's revision, and a click sent
-    against the previous revision in the half second before the page polls again is refused.
+    SimCord's own clock starts at 2026-01-01 00:00 UTC and moves only when a test advances it
+    or when a timer of the bot fires (then to that timer's instant). In the demo that froze the
+    messages' times at "1/1/26 12:00 AM", and the bot's deadlines (taken from the interactions'
+    ids, which SimCord stamps with its clock) disagreed with its timers (which run in real
+    time), so a countdown could read "in 2 minutes" on a challenge that closes after 60 s.
+
+    This clock keeps SimCord's elapsed time (its timers' time, the bot's time.monotonic) as it
+    is, and tells the time as the computer does: ids, messages, the bot's deadlines, the page
+    and the bot's timers then all agree. It never goes back, and never behind SimCord's own
+    elapsed time.
+    """
+
+    def __init__(self, simulated: Any) -> None:
+        self._simulated = simulated
+        simulated_now: datetime = simulated.now()
+        self._start = max(datetime.now(UTC), simulated_now)
+        self._start_elapsed = simulated.elapsed
+        self._start_counter = time.perf_counter()  # never patched, unlike time.monotonic
+
+    @property
+    def elapsed(self) -> float:
+        return float(self._simulated.elapsed)
+
+    @elapsed.setter
+    def elapsed(self, value: float) -> None:
+        self._simulated.elapsed = value
+
+    def advance(self, seconds: float) -> None:
+        self._simulated.advance(seconds)
+
+    def now(self) -> datetime:
+        real = time.perf_counter() - self._start_counter
+        simulated = self.elapsed - self._start_elapsed
+        return self._start + timedelta(seconds=max(real, simulated))
+
+
+def follow_wall_clock(env: simcord.Env) -> None:
+    """From now on, SimCord tells this computer's time (see WallClock)."""
+    backend = env.backend
+    backend.clock = WallClock(backend.clock)  # type: ignore[assignment]
+
+
+class PageSync:
+    """Keeps the page in step with the bot and with the clock.
+
+    SimCord's page shows the channel as last published: every click or command from the page
+    publishes, and nothing else does. So, once a second:
+
+    - An expiry, run by the bot's own timer, publishes nothing, and the page would keep showing
+      a live board until the next action. So the bot's REST calls are counted: new ones with no
+      publication since mean the page is behind, and it is refreshed. Refreshing only then
+      matters: every refresh bumps the page's revision, and a click sent against the previous
+      revision in the half second before the page polls again is refused.
+    - While no action runs, the page's presentation time, from which it words every
+      `<t:…:R>` ("closes in 1 minute"), is set to now: SimCord moves it only on a refresh, so
+      an action's publication worded a new countdown from the last refresh, minutes ago ("in 6
+      minutes" on a challenge that closes after one). SimCord's page then keeps a message's
+      wording until the message changes (its timeline redraws a message only then).
     """
 
     def __init__(self, env: simcord.Env, preview: Preview) -> None:
@@ -409,6 +483,8 @@ class PageSync:
         """Refresh the page if it is behind the bot; True if it did."""
         if _busy(self.env):
             return False  # an action is running: it publishes what it changes
+        # Before the next action: its countdowns then start from the time it began.
+        _set_presentation_time(self.preview, self.env.now())
         (requests, revisions), (seen_requests, seen_revisions) = self._now(), self._seen
         refreshed = False
         if requests != seen_requests and revisions == seen_revisions:
@@ -442,3 +518,10 @@ def _published_revisions(preview: Preview) -> int | None:
     if not isinstance(pages, dict):
         return None
     return sum(getattr(page, "revision", 0) for page in list(pages.values()))
+
+
+def _set_presentation_time(preview: Preview, now: datetime) -> None:
+    # SimCord has no public way to set an open preview's presentation time; this sets the
+    # attribute its refresh sets, and does nothing if its shape ever changes.
+    if isinstance(getattr(preview, "capture_time", None), datetime):
+        preview.capture_time = now

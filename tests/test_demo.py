@@ -9,23 +9,27 @@ import re
 import signal
 import socket
 import sys
+import time
 import urllib.request
+from datetime import datetime
 from pathlib import Path
 
 import discord
 import pytest
-from bot_helpers import click_cell, click_label, resign, text
+from bot_helpers import buttons, click_cell, click_label, message_by_id, resign, text
 
 from bot.demo import (
     BOT_NAME,
     CHANNEL_NAME,
     RUN_FOR_REAL,
     PageSync,
+    follow_wall_clock,
     make_recording_demo_bot,
     open_preview,
     run_demo,
 )
 from bot.demo import setup_world as setup_demo_world
+from bot.domain.policy import CHALLENGE_SECONDS
 from tests.support.demo import REPO_ROOT, START_TIMEOUT, running_demo
 
 
@@ -99,6 +103,53 @@ async def test_page_sync_refreshes_only_for_changes_no_action_published(simcord_
         # The bot's own timer expires the game: only the sync can show it.
         await simcord_env.advance_time(simcord_env.bot.settings.game_timeout_seconds + 1)
         assert await sync.check()
+
+
+def countdown(message: discord.Message) -> int:
+    """The unix time of the message's `<t:…:R>` countdown."""
+    found = re.search(r"<t:(\d+):R>", text(message))
+    assert found, text(message)
+    return int(found.group(1))
+
+
+async def test_a_countdown_is_worded_from_the_time_it_is_published(simcord_env):
+    world = await setup_demo_world(simcord_env)
+    async with open_preview(world) as preview:
+        sync = PageSync(simcord_env, preview)
+        # The page has been open for five minutes, with no refresh (none was needed).
+        await simcord_env.advance_time(300)
+        assert not await sync.check()
+
+        await world.you.slash(world.channel, "tictactoe", opponent=world.friend)
+        published = await preview.snapshot()  # what a publication by an action shows
+
+    # The page words <t:…:R> from its presentation time: "in 1 minute", not "in 6 minutes".
+    presented = datetime.fromisoformat(published["profile"]["presentationTime"])
+    assert presented == simcord_env.now()
+    assert world.channel.last_message is not None
+    assert countdown(world.channel.last_message) - presented.timestamp() == CHALLENGE_SECONDS
+
+
+async def test_the_demo_tells_the_computers_time_and_keeps_its_deadlines(simcord_env):
+    follow_wall_clock(simcord_env)
+    world = await setup_demo_world(simcord_env)
+    before = time.time()
+    await world.you.slash(world.channel, "tictactoe", opponent=world.friend)
+    after = time.time()
+
+    challenge = world.channel.last_message
+    assert challenge is not None
+    # Shown at the computer's time (not SimCord's 2026-01-01 00:00), and closing 60 s later.
+    assert before - 1 <= challenge.created_at.timestamp() <= after
+    assert before + CHALLENGE_SECONDS - 1 <= countdown(challenge) <= after + CHALLENGE_SECONDS
+    # The bot's timer closes it when its countdown says.
+    await simcord_env.advance_time(CHALLENGE_SECONDS - 2)
+    assert "Accept" in [
+        button.label for button in buttons(message_by_id(world.channel, challenge.id))
+    ]
+    await simcord_env.advance_time(3)
+    assert "did not answer" in text(message_by_id(world.channel, challenge.id))
+    assert simcord_env.now().timestamp() >= countdown(challenge)
 
 
 def test_refuses_to_serve_beyond_this_computer(caplog: pytest.LogCaptureFixture) -> None:
