@@ -83,8 +83,8 @@ CHANNEL_NAME = "tic-tac-toe"
 # challenges you!"), which reads wrong with a user called "You".
 YOU, FRIEND, STRANGER = "Alex", "Sam", "Robin"
 CHANNEL_TOPIC = (
-    f"Type /tictactoe to play, /stats and /leaderboard to see the scores. You are {YOU}: "
-    f"switch “Viewing as” to {FRIEND} to play as your friend, or to {STRANGER}, who is in no game."
+    f"You are {YOU}: /tictactoe to play, /stats and /leaderboard for scores. "
+    f"Switch “Viewing as” to {FRIEND}, your friend."
 )
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
 DEMO_TOKEN = "demo-no-token"  # SimCord never checks it; it only has to be non-empty
