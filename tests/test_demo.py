@@ -4,10 +4,12 @@ keeps the page up to date. tests/test_demo_browser.py plays it in Chromium."""
 from __future__ import annotations
 
 import logging
+import os
 import random
 import re
 import signal
 import socket
+import subprocess
 import sys
 import time
 import urllib.request
@@ -197,6 +199,25 @@ def test_a_port_in_use_is_the_only_line_and_names_a_free_port_to_use(
             suggested.bind(("127.0.0.1", int(said.group(1))))  # free indeed
 
 
+def test_python_m_bot_demo_on_a_taken_port_says_which_port_to_use(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "bot", "--demo", "--no-browser", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,  # no .env here
+            env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+            timeout=START_TIMEOUT,
+        )
+
+    assert done.returncode == 1
+    (line,) = done.stderr.splitlines()  # the reason, before any start-up line
+    assert f"Cannot serve the demo: port {port} is already in use: use --port " in line
+
+
 def test_a_metrics_port_in_use_is_the_only_line(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
     with socket.socket() as taken:
@@ -246,6 +267,8 @@ def test_serves_the_page_then_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
 
     assert process.returncode == 0, stderr.decode()
     assert b"Demo stopped" in stderr
+    # The page without its #part shows an empty "Unavailable channel": the log says so.
+    assert b"all of it: the part after # is the page's key" in seen
     assert b"Traceback" not in seen + stderr
 
 
