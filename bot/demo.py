@@ -259,7 +259,8 @@ def _bind_error(host: str, port: int) -> OSError | None:
 
 def _free_port_after(port: int) -> int | None:
     """A port above `port` that is free now, to suggest instead."""
-    candidates = range(max(port, 1023) + 1, min(port + 100, 65535) + 1)
+    first = max(port + 1, 1024)  # no special permission needed from 1024 on
+    candidates = range(first, min(first + 100, 65536))
     return next((free for free in candidates if _bind_error(LOOPBACK_HOSTS[0], free) is None), None)
 
 
@@ -408,14 +409,15 @@ class WallClock:
     """SimCord's clock, reading this computer's time.
 
     SimCord's own clock starts at 2026-01-01 00:00 UTC and moves only when a test advances it
-    or when a timer of the bot fires (then to that timer's instant). In the demo that froze the
-    messages' times at "1/1/26 12:00 AM", and the bot's deadlines (taken from the interactions'
-    ids, which SimCord stamps with its clock) disagreed with its timers (which run in real
-    time), so a countdown could read "in 2 minutes" on a challenge that closes after 60 s.
+    or when a timer of the bot fires (then to that timer's instant; the timers themselves run
+    in real time). In the demo every message was dated "1/1/26 12:00 AM" and every deadline the
+    bot shows (taken from the interactions' ids, which SimCord stamps with this clock) was a
+    time in that frozen day, while the games that expired were recorded at the computer's time
+    (time.time()).
 
     This clock keeps SimCord's elapsed time (its timers' time, the bot's time.monotonic) as it
-    is, and tells the time as the computer does: ids, messages, the bot's deadlines, the page
-    and the bot's timers then all agree. It never goes back, and never behind SimCord's own
+    is, and tells the time as the computer does: ids, messages, the bot's deadlines, its
+    records and its timers then agree. It never goes back, and never behind SimCord's own
     elapsed time.
     """
 
