@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
 from collections.abc import Callable
@@ -391,7 +392,8 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         )
 
     def deadline(self, interaction: Interaction, idle: float) -> int:
-        return int(sent_at(interaction) + idle)
+        # Rounded up: a deadline shown a second early would read "60 seconds" for a minute.
+        return math.ceil(sent_at(interaction) + idle)
 
     def jump_url(self, channel: int, live: Live) -> str:
         return jump_url(live.guild_id, channel, live.message_id)
