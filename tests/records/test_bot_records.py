@@ -14,6 +14,7 @@ from bot_helpers import (
     buttons,
     click_cell,
     click_label,
+    command_mention,
     is_over,
     status,
     text,
@@ -27,7 +28,7 @@ from bot.records.writer import RecordWriter
 from bot.settings import Settings
 from fake_discord import Harness
 from fake_discord import text as harness_text
-from tests.support.records import record
+from tests.support.records import DRAW, X_WINS, record
 
 UNAVAILABLE = (
     "Stats are unavailable right now: the database is not answering. Your games are still "
@@ -189,8 +190,15 @@ async def test_the_leaderboard_pages_and_switches_tables(world, storage):
     page = (await click_label(alice, page, "Against me")).response.message
     shown = text(page)
     assert shown.startswith("## 🤖 Leaderboard: against me\nPlayers of this server\n")
-    assert "Nobody has played me here yet." in shown
+    assert "Nobody here has beaten me on Hard or drawn with me on Impossible yet." in shown
     assert labels(page) == ["Ratings"]
+
+
+@pytest.mark.usefixtures("discord_rules")
+async def test_an_empty_rating_board_offers_the_clickable_command(world):
+    env, channel, alice = world.env, world.channel, world.alice
+    shown = text((await alice.slash(channel, "leaderboard")).response.message)
+    assert f"Nobody has a rating here yet: play someone with {command_mention(env)}." in shown
 
 
 @pytest.mark.usefixtures("discord_rules")
@@ -205,8 +213,20 @@ async def test_outside_a_server_the_leaderboard_is_everyones(world):
     assert "All players, everywhere" in shown
     switched = await click_label(dana, result.response.message, "Against me")
     shown = text(switched.response.message)
-    assert "Longest unbeaten run against Impossible · wins against Hard" in shown
-    assert f"**1.** {alice.mention} · 0 · 0" in shown
+    # A loss against Impossible is nothing to show.
+    assert "Nobody here has beaten me on Hard or drawn with me on Impossible yet." in shown
+    assert alice.mention not in shown
+
+    await env.bot.records.record(
+        [record(1, 0, alice.id, DRAW, guild=None), record(2, alice.id, 0, X_WINS, level="hard")]
+    )
+    result = await dana.slash("leaderboard")
+    switched = await click_label(dana, result.response.message, "Against me")
+    shown = text(switched.response.message)
+    assert (
+        f"**1.** {alice.mention} · longest run unbeaten against Impossible: 1 · "
+        "wins against Hard: 1"
+    ) in shown
     # A row names the player and two numbers: not where, nor against whom, they played.
     assert "<#" not in shown
     assert shown.count("<@") == 1
@@ -236,9 +256,19 @@ async def test_forget_me_asks_then_deletes_only_your_data(world):
     await flush(env)
     mine = text((await alice.slash(channel, "stats")).response.message)
     assert mine.endswith("No recorded games yet.")
-    theirs = text((await bob.slash(channel, "stats")).response.message)
-    assert "**Against people:** 1 win · 0 draws · 1 loss" in theirs
-    assert "a deleted player" in theirs
+    theirs = (await bob.slash(channel, "stats")).response.message
+    assert "**Against people:** 1 win · 0 draws · 1 loss" in text(theirs)
+    assert "a deleted player" in text(theirs)
+
+    # Their review names the seat that is gone in words, not as a raw mention.
+    review = (await click_label(bob, theirs, "Review 1")).response.content
+    heading, result = review.splitlines()[0], review.splitlines()[-1]
+    assert heading == f"📜 **Review**: 🟥 X {bob.mention} · 🟦 O a deleted player"
+    assert result == f"🏆 **{bob.mention} wins** with three in a row!"
+    review = (await click_label(bob, theirs, "Review 2")).response.content
+    assert review.splitlines()[-1] == "🏆 **a deleted player wins** with three in a row!"
+    assert "<@1>" not in review and "<@2>" not in review
+
 
 
 @pytest.mark.usefixtures("discord_rules")
