@@ -10,9 +10,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 
+from bot.core.game import AI
 from bot.records.sql.schema import metadata
 from bot.records.sql.storage import DatabaseAheadError, Storage, alembic_config, open_records
-from bot.core.game import AI
 from tests.support.records import ALICE, BOB, DRAW, GUILD, X_WINS, record
 
 TABLES = {"games", "players", "bot_tallies", "memberships", "board_sizes"}
