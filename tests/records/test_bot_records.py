@@ -3,6 +3,7 @@ answer from a real SQLite database, as the players see them."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import random
 import signal
@@ -319,4 +320,43 @@ async def test_stats_answer_in_time_when_the_database_hangs(postgres_server, pos
         card = again.response.message
         assert card is not None
         assert "No recorded games yet." in harness_text(card)
+    await bot.close_records()
+
+
+async def test_records_clicks_leave_no_garbage_to_collect(tmp_path):
+    """The records' buttons are plain JSON routed by custom_id, as the boards are: a click on
+    them leaves no reference cycle behind (a discord.py view's items point back at it)."""
+    storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'records.db'}")
+    writer = RecordWriter(storage, None)
+    await writer.start()
+    settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT, shard_count=1)
+    bot = TicTacToeBot(settings, rng=random.Random(0), records=storage, writer=writer)
+    async with await Harness.start(bot=bot) as harness:
+        channel = harness.create_guild("club").channels[0]
+        alice = harness.create_user("alice")
+        await storage.record([record(1, alice.id, 0, DRAW), record(2, alice.id, 555, X_WINS)])
+        stats = (await harness.slash(alice, channel, "stats", public=True)).response.message
+        board = (await harness.slash(alice, channel, "leaderboard", public=True)).response.message
+        assert stats is not None
+        assert board is not None
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds is kept in gc.garbage
+        try:
+            shown = []
+            for label in ("Against me", "Ratings", "Against me"):
+                board = (await harness.click(alice, board, label=label)).response.message
+                assert board is not None
+                shown.append(harness_text(board))
+            review = await harness.click(alice, stats, label="Review 1")
+            gc.collect()
+            left = [
+                type(o).__name__ for o in gc.garbage if type(o).__module__.startswith("discord")
+            ]
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+        assert left == []
+        assert "## 🤖 Leaderboard: against me" in shown[0]
+        assert "## 🏆 Leaderboard: ratings" in shown[1]
+        assert review.response.content.startswith("📜 **Review**")
     await bot.close_records()
