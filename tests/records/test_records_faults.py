@@ -16,7 +16,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.records.sql.storage import Storage, open_records
-from bot.records.writer import RecordWriter
+from bot.records.writer import DEFAULT_BATCH, DEFAULT_MAX_IN_MEMORY, RecordWriter
 from testdb.postgres import start_or_skip
 from tests.support.filesystems import fill, remount, tmpfs
 from tests.support.records import ALICE, BOB, CAROL, DRAW, GUILD, O_WINS, X_WINS, record
@@ -86,7 +86,11 @@ class Run:
 
 
 async def start_run(
-    storage: Storage, tmp_path, caplog, batch_size: int = 500, max_in_memory: int = 5000
+    storage: Storage,
+    tmp_path,
+    caplog,
+    batch_size: int = DEFAULT_BATCH,
+    max_in_memory: int = DEFAULT_MAX_IN_MEMORY,
 ) -> Run:
     caplog.set_level(logging.INFO, logger=WRITER_LOG)
     writer = RecordWriter(
