@@ -185,10 +185,15 @@ def render_bot_board(page: Page[BotRow], locale: str | None, *, in_server: bool)
                 hard=hard, impossible=impossible
             )
         )
+    else:
+        lines.append(
+            _("Longest unbeaten run against {impossible} · wins against {hard}").format(
+                impossible=impossible, hard=hard
+            )
+        )
     for row in page.rows:
-        numbers = _(
-            "longest run unbeaten against {impossible}: {unbeaten} · wins against {hard}: {wins}"
-        ).format(
+        # Translators: a row of the bot board, under the line that explains both numbers.
+        numbers = _("unbeaten vs {impossible}: {unbeaten} · wins vs {hard}: {wins}").format(
             impossible=impossible,
             unbeaten=number(row.best_unbeaten_impossible, locale),
             hard=hard,
