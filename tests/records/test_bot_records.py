@@ -107,6 +107,15 @@ async def test_your_stats_answer_privately_with_results_rating_and_games(world):
 
 
 @pytest.mark.usefixtures("discord_rules")
+async def test_a_player_who_only_played_me_is_told_what_is_rated(world):
+    env, channel, alice = world.env, world.channel, world.alice
+    await lose_to_the_bot(channel, alice)
+    await flush(env)
+    shown = text((await alice.slash(channel, "stats")).response.message)
+    assert "**Rating:** none yet. Only games between two people are rated." in shown
+
+
+@pytest.mark.usefixtures("discord_rules")
 async def test_review_from_stats_replays_the_stored_game(world):
     env, channel, alice, bob = world.env, world.channel, world.alice, world.bob
     await beat(channel, alice, bob)
