@@ -528,6 +528,25 @@ async def stats_unavailable(world: DemoWorld) -> MemberActor:
     return world.you
 
 
+@state("28-resign-cancelled", "You pressed Cancel on the resign question: the game goes on")
+async def resign_cancelled(world: DemoWorld) -> MemberActor:
+    await ask_to_resign(world)
+    question = world.channel.history(viewer=world.you)[-1]
+    await click_button(world.you, question, "cancel")
+    reached(not game_over(board_message(world)), "the game goes on")
+    return world.you
+
+
+@state("29-review-deleted-player", "Your friend's Review after you deleted your data")
+async def review_deleted_player(world: DemoWorld) -> MemberActor:
+    await beat_friend(world)
+    await world.you.slash(world.channel, "forget-me")
+    await click_button(world.you, last_seen_by(world, world.you), "delete my data")
+    await world.friend.slash(world.channel, "stats")
+    await click_button(world.friend, last_seen_by(world, world.friend), "review 1")
+    return world.friend
+
+
 # ---------------------------------------------------------------- capturing
 
 

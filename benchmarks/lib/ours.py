@@ -9,6 +9,7 @@ from bot.core.game import AI, Game
 from bot.ops.shards import shard_of
 from bot.records.api import GameRecord
 from bot.records.sql.counting import MEMBER_COLUMNS, count_game
+from bot.records.sql.reading import MAX_BOARD_ROWS
 from bot.records.sql.schema import (
     EVERYONE,
     board_sizes,
@@ -17,6 +18,7 @@ from bot.records.sql.schema import (
     games,
     memberships,
     players,
+    shows_on_bot_board,
 )
 from bot.records.sql.storage import Storage, open_records
 from bot.records.writer import RecordWriter
@@ -25,6 +27,7 @@ from bot.settings import Settings
 __all__ = [
     "AI",
     "EVERYONE",
+    "MAX_BOARD_ROWS",
     "MEMBER_COLUMNS",
     "FinishedGame",
     "Game",
@@ -43,4 +46,5 @@ __all__ = [
     "open_records",
     "players",
     "shard_of",
+    "shows_on_bot_board",
 ]

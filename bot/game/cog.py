@@ -24,6 +24,7 @@ from bot.core.policy import (
     Decision,
     Decline,
     Expire,
+    KeepPlaying,
     Private,
     Refusal,
     Refuse,
@@ -273,6 +274,9 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
                 await controls.ask_resign(self, interaction, scope, old, game)
             case Resign(old=old, new=new):
                 await controls.resign(self, interaction, scope, old, new)
+            case KeepPlaying():
+                self.metrics.clicks_other.inc()
+                await controls.keep_playing(interaction)
             case Decline(old=old, challenge=challenge):
                 await controls.decline(self, interaction, scope, old, challenge)
 

@@ -159,7 +159,9 @@ def test_stats_and_the_leaderboard_from_the_composer(
             expect(board).to_contain_text("Players of this server")
             board.locator(".component-button", has_text="Against me").click()
             switched = page.locator(".channel-message", has_text="Leaderboard: against me").last
-            expect(switched).to_contain_text("Nobody has played me here yet.")
+            expect(switched).to_contain_text(
+                "Nobody here has beaten me on Hard or drawn with me on Impossible yet."
+            )
         finally:
             browser.close()
 

@@ -45,7 +45,7 @@ def test_stats_name_tallies_rating_rank_and_reviewable_games():
 
 def test_a_provisional_rating_is_marked_on_the_board():
     page = Page((RatingRow(1, ALICE, SETTLED), RatingRow(2, BOB, NEW)), page=0, pages=1, total=2)
-    card = render_rating_board(page, "en-US", in_server=True)
+    card = render_rating_board(page, "en-US", in_server=True, command="`/tictactoe`")
     assert f"<@{ALICE}> · 1,623" in card.text
     assert "1,500?" in card.text
     clicks = [parse(button.custom_id) for button in card.controls]

@@ -7,13 +7,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sqlalchemy import Connection, Table, func, literal_column, select, tuple_
+from sqlalchemy import Connection, Table, func, select, tuple_
 
 from bot.records.api import BotRow, GameRecord, Page, PlayerStats, Rating, RatingRow, Tally
 from bot.records.sql.counting import rating_of
 from bot.records.sql.schema import (
     EVERYONE,
     board_sizes,
+    bot_board_filter,
     bot_tallies,
     game_record,
     games,
@@ -92,10 +93,19 @@ def _recent(connection: Connection, user_id: int, count: int) -> tuple[GameRecor
     return tuple(found[:count])
 
 
+# How deep a board goes. A page is read with OFFSET: PostgreSQL and SQLite step over one index
+# entry per row skipped, so without a cap the last page of a million players would read a
+# million entries. Keyset paging (a Next button carrying the last row's sort key) would avoid
+# that but not let a page be reached by number; past the top thousand a player's place is in
+# their /stats (their rank), which is one index range count.
+MAX_BOARD_ROWS = 1000
+
+
 def _page_bounds(total: int, page: int, per_page: int) -> tuple[int, int]:
+    """The page (clamped) and the number of pages, within the first MAX_BOARD_ROWS rows."""
     if per_page < 1:
         raise ValueError("per_page must be at least 1")
-    pages = max(1, math.ceil(total / per_page))
+    pages = max(1, math.ceil(min(total, MAX_BOARD_ROWS) / per_page))
     return min(max(page, 0), pages - 1), pages
 
 
@@ -169,9 +179,7 @@ def bot_board(
     connection: Connection, guild_id: int | None, page: int, per_page: int
 ) -> Page[BotRow]:
     source: Table = players if guild_id is None else memberships
-    # A literal 0, not a bound parameter: only then can SQLite (and PostgreSQL's generic plans
-    # for asyncpg's prepared statements) see that the partial index's `bot_games > 0` applies.
-    where: list[Any] = [source.c.bot_games > literal_column("0")]
+    where: list[Any] = bot_board_filter(source)
     if guild_id is not None:
         where.append(memberships.c.guild_id == guild_id)
     order = [
@@ -190,7 +198,7 @@ def bot_board(
                 source.c.best_unbeaten_impossible,
                 source.c.wins_hard,
                 source.c.bot_games,
-            ).where(*where[1:], source.c.user_id.in_(ids))
+            ).where(*where[2:], source.c.user_id.in_(ids))
         )
     }
     first = page * per_page + 1
