@@ -22,8 +22,14 @@ import fcntl
 import hashlib
 import json
 import os
+import queue
+import re
 import shutil
+import signal
 import subprocess
+import tarfile
+import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -176,3 +182,131 @@ def working_container(image: str) -> Iterator[str]:
         yield container
     finally:
         run(["buildah", "rm", container], check=False)
+
+
+def buildah_run(
+    container: str,
+    command: Sequence[str],
+    *,
+    workdir: str | None = None,
+    env: dict[str, str] | None = None,
+    user: str | None = None,
+) -> list[str]:
+    """The `buildah run --isolation chroot` command line for `command` in `container`."""
+    line = ["buildah", "run", "--isolation", "chroot"]
+    if workdir:
+        line += ["--workingdir", workdir]
+    if user:
+        line += ["--user", user]
+    for name, value in (env or {}).items():
+        line += ["--env", f"{name}={value}"]
+    return [*line, container, "--", *command]
+
+
+def copy_repository(container: str, target: str) -> None:
+    """The repository's files as a fresh clone has them (tracked, and new ones not ignored:
+    no .venv, no caches) into `target` in the container."""
+    repo = Path(__file__).resolve().parents[2]
+    listing = run(
+        ["git", "-C", str(repo), "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
+    ).stdout
+    with tempfile.TemporaryDirectory() as scratch:
+        archive = Path(scratch) / "repository.tar"
+        with tarfile.open(archive, "w") as tar:
+            for name in filter(None, listing.split("\0")):
+                if (repo / name).exists():
+                    tar.add(repo / name, arcname=name, recursive=False)
+        run(["buildah", "add", "--quiet", container, str(archive), target])
+
+
+class Running:
+    """A command running in the background, its output (stdout and stderr) read as it comes."""
+
+    def __init__(self, command: Sequence[str]) -> None:
+        self.process = subprocess.Popen(
+            list(command),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.output = ""
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._lines.put(line)
+        self._lines.put(None)
+
+    def read_until(self, pattern: re.Pattern[str], timeout: float = 120) -> str:
+        """The output so far, once a line matches `pattern`; fails the test if the command
+        ends or `timeout` seconds pass first."""
+        deadline = time.monotonic() + timeout
+        while not pattern.search(self.output):
+            try:
+                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                pytest.fail(f"no {pattern.pattern!r} within {timeout} s:\n{self.output[-4000:]}")
+            if line is None:
+                self.process.wait()
+                pytest.fail(
+                    f"exited {self.process.returncode} before {pattern.pattern!r}:\n"
+                    f"{self.output[-4000:]}"
+                )
+            self.output += line
+        return self.output
+
+    def wait(self, timeout: float = 60) -> int:
+        """The exit code, once the command has ended and its output is read."""
+        code = self.process.wait(timeout=timeout)
+        while (line := self._lines.get(timeout=timeout)) is not None:
+            self.output += line
+        return code
+
+
+@contextlib.contextmanager
+def running(command: Sequence[str]) -> Iterator[Running]:
+    """Start `command`; afterwards, kill whatever of it is left (its process group's members
+    inside the chroot included: buildah does not pass signals on)."""
+    started = Running(command)
+    try:
+        yield started
+    finally:
+        if started.process.poll() is None:
+            for pid in descendants(started.process.pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            started.process.kill()
+            started.process.wait()
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid`, children first."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            # pid (comm) state ppid ...: comm may hold spaces and parentheses.
+            fields = stat.read_text().rpartition(")")[2].split()
+            children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, pending = [], [pid]
+    while pending:
+        for child in children.get(pending.pop(0), []):
+            found.append(child)
+            pending.append(child)
+    return found
+
+
+def stop_inner_process(started: Running, name: str, signum: int = signal.SIGTERM) -> int:
+    """Send `signum` to the process named `name` that runs inside the chroot (as a host's
+    `docker stop` sends SIGTERM to the container's command), and return buildah's exit code,
+    which is that process's."""
+    named = [
+        pid
+        for pid in descendants(started.process.pid)
+        if Path(f"/proc/{pid}/comm").read_text().strip() == name
+    ]
+    assert named, f"no process {name!r} in the container:\n{started.output[-2000:]}"
+    os.kill(named[0], signum)
+    return started.wait()
