@@ -37,20 +37,24 @@ if str(ROOT) not in sys.path:
 
 from sqlalchemy import insert, select, text  # noqa: E402
 
-from bot.domain.finished import FinishedGame, Place  # noqa: E402
-from bot.domain.game import AI, Game  # noqa: E402
-from bot.records.counting import MEMBER_COLUMNS, count_game  # noqa: E402
-from bot.records.model import GameRecord  # noqa: E402
-from bot.records.schema import (  # noqa: E402
+from benchmarks.lib.ours import (  # noqa: E402
+    AI,
     EVERYONE,
+    MEMBER_COLUMNS,
+    FinishedGame,
+    Game,
+    GameRecord,
+    Place,
+    Storage,
     board_sizes,
     bot_tallies,
+    count_game,
     game_row,
     games,
     memberships,
+    open_records,
     players,
 )
-from bot.records.storage import Storage, open_records  # noqa: E402
 from testdb.postgres import start_server  # noqa: E402
 
 TARGET_P99_MS = 50.0

@@ -1,12 +1,17 @@
-"""A fake Discord for tests and benchmarks: the real discord.py bot, fed gateway events in one
-process, answered by an in-process stub of Discord's REST API.
+"""A fake Discord for tests, benchmarks and tools: one stub of Discord's REST API, reached in
+process (the real discord.py bot fed gateway events, no socket) or over loopback (a real bot
+process, HTTP and a gateway websocket).
 
-    harness.py   Harness (the bot logged in to the fake; feeds INTERACTION_CREATE), Sent
-                 (one interaction and its requests), answer_raw (answer with a JSON body)
-    rest.py     FakeDiscord (routes, stored messages, validation, faults), Fault, Request,
-                 DiscordError, validate_message
-    payloads.py  FakeUser / FakeChannel / FakeGuild and the JSON payloads Discord sends
-    reading.py   a message as a user sees it: text, buttons, board, is_over, ...
+    harness.py       Harness (the bot logged in to the fake in process; feeds
+                     INTERACTION_CREATE), Sent (one interaction and its requests), answer_raw
+    loopback.py      Loopback (the same fake served on 127.0.0.1 for a bot process), Exchange,
+                     launch_command (the command line running a bot against it)
+    launch.py        a stand-alone script: run `python -m bot` (or any script) against a URL
+    rest.py          FakeDiscord (routes, stored messages, validation, faults), Fault, Request,
+                     DiscordError, validate_message
+    interactions.py  a slash command or a click as Discord opens it: payload and token record
+    payloads.py      FakeUser / FakeChannel / FakeGuild and the JSON payloads Discord sends
+    reading.py       a message as a user sees it: text, buttons, board, is_over, ...
 """
 
 from .harness import Harness, Sent, answer_raw
