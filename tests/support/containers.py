@@ -36,6 +36,7 @@ from pathlib import Path
 
 import pytest
 
+REPO = Path(__file__).resolve().parents[2]
 SUITE = "bookworm"
 PACKAGES = ("python3", "python3-venv", "ca-certificates")
 EXTRA_CA_DIR = Path("/usr/local/share/ca-certificates")
@@ -203,19 +204,29 @@ def buildah_run(
     return [*line, container, "--", *command]
 
 
-def copy_repository(container: str, target: str) -> None:
-    """The repository's files as a fresh clone has them (tracked, and new ones not ignored:
-    no .venv, no caches) into `target` in the container."""
-    repo = Path(__file__).resolve().parents[2]
+def repository_files() -> list[Path]:
+    """The repository's files as a fresh clone has them: tracked ones, and new ones that are
+    not ignored (no .venv, no caches, no .env), relative to the repository."""
     listing = run(
-        ["git", "-C", str(repo), "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
+        ["git", "-C", str(REPO), "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
     ).stdout
+    return [Path(name) for name in listing.split("\0") if name and (REPO / name).exists()]
+
+
+def export_repository(target: Path) -> None:
+    """A copy of the repository's files (see repository_files) in the directory `target`."""
+    for name in repository_files():
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, target / name)
+
+
+def copy_repository(container: str, target: str) -> None:
+    """A copy of the repository's files (see repository_files) into `target` in the container."""
     with tempfile.TemporaryDirectory() as scratch:
         archive = Path(scratch) / "repository.tar"
         with tarfile.open(archive, "w") as tar:
-            for name in filter(None, listing.split("\0")):
-                if (repo / name).exists():
-                    tar.add(repo / name, arcname=name, recursive=False)
+            for name in repository_files():
+                tar.add(REPO / name, arcname=str(name), recursive=False)
         run(["buildah", "add", "--quiet", container, str(archive), target])
 
 
@@ -298,15 +309,20 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def inner_process(pid: int, name: str) -> int:
+    """The process named `name` that `buildah run` (process `pid`) runs inside the chroot."""
+    named = [
+        child
+        for child in descendants(pid)
+        if Path(f"/proc/{child}/comm").read_text().strip() == name
+    ]
+    assert len(named) == 1, f"processes named {name!r} under {pid}: {named}"
+    return named[0]
+
+
 def stop_inner_process(started: Running, name: str, signum: int = signal.SIGTERM) -> int:
     """Send `signum` to the process named `name` that runs inside the chroot (as a host's
     `docker stop` sends SIGTERM to the container's command), and return buildah's exit code,
     which is that process's."""
-    named = [
-        pid
-        for pid in descendants(started.process.pid)
-        if Path(f"/proc/{pid}/comm").read_text().strip() == name
-    ]
-    assert named, f"no process {name!r} in the container:\n{started.output[-2000:]}"
-    os.kill(named[0], signum)
+    os.kill(inner_process(started.process.pid, name), signum)
     return started.wait()
