@@ -286,11 +286,15 @@ def running(command: Sequence[str]) -> Iterator[Running]:
         yield started
     finally:
         if started.process.poll() is None:
-            for pid in descendants(started.process.pid):
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-            started.process.kill()
+            kill_tree(started.process.pid)
             started.process.wait()
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL `pid` and every process below it (buildah does not pass signals on)."""
+    for process in [*descendants(pid), pid]:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process, signal.SIGKILL)
 
 
 def descendants(pid: int) -> list[int]:
