@@ -28,19 +28,20 @@ WORKDIR = "/root/tictactoe-bot"
 DEMO_URL = re.compile(r"open (http://127\.0\.0\.1:\d+/\S*) in a browser")
 
 
+def first_bash_block(text: str) -> list[str]:
+    block = re.search(r"```bash\n(.*?)```", text, flags=re.DOTALL)
+    assert block, text[:200]
+    return block[1].strip().splitlines()
+
+
 def commands_under(heading: str) -> list[str]:
     """The lines of the first ```bash block after the heading `## {heading}`."""
-    section = README.read_text().split(f"\n## {heading}\n", 1)[1]
-    block = re.search(r"```bash\n(.*?)```", section, flags=re.DOTALL)
-    assert block, heading
-    return block[1].strip().splitlines()
+    return first_bash_block(README.read_text().split(f"\n## {heading}\n", 1)[1])
 
 
 def developers_commands() -> list[str]:
-    section = README.read_text().split("**Developers**", 1)[1]
-    block = re.search(r"```bash\n(.*?)```", section, flags=re.DOTALL)
-    assert block
-    return block[1].strip().splitlines()
+    """The lines of the ```bash block after **Developers** (in "Set up and run")."""
+    return first_bash_block(README.read_text().split("**Developers**", 1)[1])
 
 
 def test_the_quick_start_commands_are_the_same_everywhere_in_the_readme():
