@@ -436,7 +436,7 @@ def report(names: list[str], runs: list[list[Result]], n: int) -> bool:
     print()
     print(
         f"=== {n:,} PvP games per process, {len(runs)} run(s), medians; "
-        f"{first.interactions:,} interactions of which {first.moves:,} move clicks (ours) ==="
+        f"run 1, {names[0]}: {first.interactions:,} interactions, {first.moves:,} of them moves ==="
     )
     header = (
         f"  {'':42} {'µs/interaction':>14} {'µs/move click':>14} {'RSS warm':>9} {'RSS end':>8}"
@@ -483,7 +483,7 @@ def report(names: list[str], runs: list[list[Result]], n: int) -> bool:
         ok = not errors
         all_ok &= ok
         print(
-            f"  {name:42} answers checked {checked:,} for {expected:,} interactions; "
+            f"  {name:42} answers checked {checked:,} of {expected:,} (all runs); "
             f"errors {sum(errors.values())} {dict(errors.most_common(5)) if errors else ''}"
         )
     return all_ok
