@@ -336,6 +336,16 @@ async def play_all(players: list[Contestant], games: list[list[Game]]) -> None:
                     await player.move(own[g], k)
 
 
+async def written(path: Path) -> None:
+    """Until the profiled process has written `path` (before it is stopped: a SIGTERM could
+    otherwise end a process that has no handler for it first)."""
+    for _ in range(600):
+        if await asyncio.to_thread(path.exists):
+            return
+        await asyncio.sleep(0.05)
+    raise SystemExit(f"the profiled process did not write {path}")
+
+
 def deal(players: list[Contestant], n: int, first: int, seed: int) -> list[list[Game]]:
     """n games for each player, in channels first.., with the same moves for all players."""
     rng = random.Random(seed)
@@ -355,9 +365,8 @@ async def run_once(
 ) -> list[Result]:
     with tempfile.TemporaryDirectory(prefix="real-process-") as folder:
         try:
-            for player in players:
-                profiled = profile if profile is not None and player.name == "ours" else None
-                await player.start(n + warmup, Path(folder), profiled)
+            for i, player in enumerate(players):  # profile: the first player's, if given
+                await player.start(n + warmup, Path(folder), profile if i == 0 else None)
             await asyncio.gather(*(player.ready() for player in players))
             warmup_games = deal(players, warmup, n, seed + 1)
             await open_all(players, warmup_games)
@@ -372,13 +381,15 @@ async def run_once(
             started = await quiet(players)
             await open_all(players, games)
             opened = await quiet(players)
-            profiled_pids = [p.pid for p in players if p.name == "ours" and profile is not None]
+            profiled_pids = [players[0].pid] if profile is not None else []
             for pid in profiled_pids:
                 os.kill(pid, signal.SIGUSR1)
             await play_all(players, games)
             ended = await quiet(players)
             for pid in profiled_pids:
                 os.kill(pid, signal.SIGUSR2)
+            if profile is not None:
+                await written(profile)
             results = []
             for i, player in enumerate(players):
                 threads = thread_cpu_seconds(player.pid)
@@ -425,7 +436,7 @@ def report(names: list[str], runs: list[list[Result]], n: int) -> bool:
     print()
     print(
         f"=== {n:,} PvP games per process, {len(runs)} run(s), medians; "
-        f"{first.interactions:,} interactions of which {first.moves:,} move clicks (ours) ==="
+        f"run 1, {names[0]}: {first.interactions:,} interactions, {first.moves:,} of them moves ==="
     )
     header = (
         f"  {'':42} {'µs/interaction':>14} {'µs/move click':>14} {'RSS warm':>9} {'RSS end':>8}"
@@ -472,14 +483,15 @@ def report(names: list[str], runs: list[list[Result]], n: int) -> bool:
         ok = not errors
         all_ok &= ok
         print(
-            f"  {name:42} answers checked {checked:,} for {expected:,} interactions; "
+            f"  {name:42} answers checked {checked:,} of {expected:,} (all runs); "
             f"errors {sum(errors.values())} {dict(errors.most_common(5)) if errors else ''}"
         )
     return all_ok
 
 
 def print_profile(path: Path, clicks: int) -> None:
-    """The functions of this project that cost most per move click, own time and with callees."""
+    """The functions of this project that cost most per move click (main thread CPU time), own
+    time and with callees."""
     stats = pstats.Stats(str(path))
     table = stats.stats  # type: ignore[attr-defined]
     ours = [
@@ -488,7 +500,7 @@ def print_profile(path: Path, clicks: int) -> None:
         if f"{os.sep}bot{os.sep}" in key[0] or "tictactoe" in key[0]
     ]
     for title, column in (("own time", 2), ("with callees", 3)):
-        print(f"  ours, {title}, µs per move click (cProfile's overhead included):")
+        print(f"  ours, {title}, µs of CPU per move click (cProfile's overhead included):")
         for (file, line, function), row in sorted(ours, key=lambda kr: -kr[1][column])[:15]:
             where = file.split(f"{os.sep}bot{os.sep}")[-1]
             print(f"    {row[column] / clicks * 1e6:8.1f}  {where}:{line} {function}")
@@ -549,11 +561,11 @@ async def main_async(args: argparse.Namespace) -> int:
         print(f"run {r + 1}: " + ", ".join(each))
     ok = report(names, runs, args.games)
     if args.profile is not None:
-        # One more run, ours alone and not counted: cProfile slows what it watches.
-        ours = contestants(example, (), ["ours"])
-        await run_once(ours, args.games, args.warmup, seed=args.runs, profile=args.profile)
-        print(f"\ncProfile of ours' play phase, one more run: {args.profile}")
-        print_profile(args.profile, ours[0].counts.moves)
+        # One more run, alone and not counted: cProfile slows what it watches.
+        alone = contestants(example, (), [args.profiled])
+        await run_once(alone, args.games, args.warmup, seed=args.runs, profile=args.profile)
+        print(f"\ncProfile of {args.profiled}'s play phase, one more run: {args.profile}")
+        print_profile(args.profile, alone[0].counts.moves)
     return 0 if ok else 1
 
 
@@ -579,7 +591,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--profile",
         type=Path,
-        help="one more run, ours alone under cProfile (play phase), saved to this file",
+        help="one more run, --profiled alone under cProfile (play phase), saved to this file",
+    )
+    parser.add_argument(
+        "--profiled", default="ours", choices=TARGETS, help="the contestant --profile profiles"
     )
     return asyncio.run(main_async(parser.parse_args(argv)))
 

@@ -97,6 +97,7 @@ class Connection:
 
     def __init__(self, ws: web.WebSocketResponse, compress: str | None) -> None:
         self.ws = ws
+        self.compress = compress  # as the bot asked: "zlib-stream", "zstd-stream" or None
         self.shard = (0, 1)
         self.sequence = 0
         self.session_id = ""

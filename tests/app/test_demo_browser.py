@@ -106,7 +106,9 @@ def test_challenge_a_friend_by_name_today_closing_in_a_minute(
             page = browser.new_page(viewport={"width": 1100, "height": 720})
             page.set_default_timeout(ACTION_TIMEOUT)
             page.goto(url)
-            viewers = page.locator("#viewer-picker option").all_inner_texts()
+            options = page.locator("#viewer-picker option")
+            expect(options).to_have_count(3)  # the page fills the picker once it has loaded
+            viewers = options.all_inner_texts()
             assert [name.split()[0] for name in viewers] == ["Alex", "Sam", "Robin"]
 
             page.locator("#channel-composer-input").fill("/tictactoe")

@@ -3,7 +3,6 @@ logs in, plays a friend's challenge to the end, and resumes a dropped gateway co
 
 import asyncio
 import os
-import sys
 from pathlib import Path
 
 import aiohttp
@@ -11,7 +10,7 @@ import discord
 import pytest
 
 from fake_discord import first_empty, is_over, marks, text
-from fake_discord.loopback import Loopback
+from fake_discord.loopback import Loopback, launch_command
 
 REPO = Path(__file__).resolve().parents[2]
 LAUNCH = REPO / "fake_discord" / "launch.py"
@@ -20,19 +19,16 @@ Op = discord.gateway.DiscordWebSocket
 Response = discord.InteractionResponseType
 
 
-@pytest.fixture
-async def bot_process(tmp_path):
-    """A Loopback and `python -m bot` logged in to it (records in tmp_path), until the test ends."""
+@pytest.fixture(params=[(), ("zstandard",)], ids=["as-installed", "without-zstandard"])
+async def bot_process(request, tmp_path):
+    """A Loopback and `python -m bot` logged in to it (records in tmp_path), until the test
+    ends; without zstandard, discord.py asks for zlib-stream instead of zstd-stream."""
     async with Loopback(token=TOKEN) as fake:
         channel = fake.create_guild("club").channels[0]
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATA_"))}
         env.update(PYTHONPATH=str(REPO), DISCORD_TOKEN=TOKEN, DATA_DIR=str(tmp_path))
         child = await asyncio.create_subprocess_exec(
-            sys.executable,
-            str(LAUNCH),
-            fake.url,
-            "-m",
-            "bot",
+            *launch_command(fake.url, "-m", "bot", hide=request.param),
             cwd=tmp_path,
             env=env,
             stdout=asyncio.subprocess.DEVNULL,
@@ -40,15 +36,19 @@ async def bot_process(tmp_path):
         )
         try:
             await fake.wait_ready()
-            yield fake, channel
+            # What discord.py asks for: zstd-stream when it can import zstandard, else zlib.
+            installed = discord.utils._ActiveDecompressionContext.COMPRESSION_TYPE
+            yield fake, channel, "zlib-stream" if request.param else installed
         finally:
             child.terminate()
             assert await asyncio.wait_for(child.wait(), timeout=60) == 0
 
 
 async def test_a_bot_process_plays_a_challenge_to_the_end(bot_process):
-    fake, channel = bot_process
-    assert (await fake.next_from_bot(Op.IDENTIFY)).shard == (0, 1)
+    fake, channel, compression = bot_process
+    connection = await fake.next_from_bot(Op.IDENTIFY)
+    assert connection.shard == (0, 1)
+    assert connection.compress == compression
     alice, bob = fake.create_user("alice"), fake.create_user("bob")
 
     challenge = await fake.slash(alice, channel, "tictactoe", opponent=bob)
@@ -77,7 +77,7 @@ async def test_a_bot_process_plays_a_challenge_to_the_end(bot_process):
 
 
 async def test_a_dropped_connection_is_resumed_and_interactions_still_answered(bot_process):
-    fake, channel = bot_process
+    fake, channel, _ = bot_process
     identified = await fake.next_from_bot(Op.IDENTIFY)
     await fake.drop(identified)
     resumed = await fake.next_from_bot(Op.RESUME)
