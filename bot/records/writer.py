@@ -45,6 +45,9 @@ DEFAULT_MAX_IN_MEMORY = 5_000
 FIRST_RETRY_SECONDS = 0.5
 LAST_RETRY_SECONDS = 30.0
 DEFAULT_STOP_SECONDS = 10.0
+# How long a finished game may wait (safe in the spool) for others to share its transaction: a
+# game written alone costs about 7 ms of CPU, one in a batch of a hundred about 0.5 ms.
+DEFAULT_LINGER_SECONDS = 1.0
 
 
 class RecordWriter:
@@ -65,6 +68,7 @@ class RecordWriter:
         max_in_memory: int = DEFAULT_MAX_IN_MEMORY,
         first_retry: float = FIRST_RETRY_SECONDS,
         last_retry: float = LAST_RETRY_SECONDS,
+        linger: float = DEFAULT_LINGER_SECONDS,
     ) -> None:
         self._records = records
         self._spool = None if spool_path is None else Spool(spool_path)
@@ -73,6 +77,9 @@ class RecordWriter:
         self._batch_size = batch_size
         self._first_retry = first_retry
         self._last_retry = last_retry
+        self._linger = linger
+        self._oldest: float | None = None  # when the oldest game waiting in memory arrived
+        self._hurry = False  # flush(): write now, without lingering
         self._queue: deque[GameRecord] = deque()  # submitted, not yet spooled
         self._unwritten: dict[int, GameRecord] = {}  # spooled (or not: see above), not written
         self._max_in_memory = max(max_in_memory, batch_size)
@@ -148,6 +155,7 @@ class RecordWriter:
         if self.pending == 0:
             return True
         self._next_attempt = 0.0
+        self._hurry = True
         self._wake.set()
         try:
             async with asyncio.timeout(wait):
@@ -221,25 +229,44 @@ class RecordWriter:
             try:
                 await self._spool_queue()
                 waiting = self._unwritten or self._backlog_from is not None
-                if waiting and loop.time() >= self._next_attempt:
+                due = self._due()
+                if waiting and loop.time() >= due:
                     await self._write()
             except Exception:  # a bug, not the database: keep the games and keep going
                 log.exception("The records writer failed unexpectedly; retrying")
                 self._next_attempt = loop.time() + self._last_retry
             if self.pending == 0:
                 self._drained.set()
+                self._hurry = False
                 wait = None
             elif self._queue:
-                continue  # more arrived while writing: spool and write them now
+                continue  # more arrived while writing: spool them now
             else:
-                wait = max(self._next_attempt - loop.time(), 0.0)
+                wait = max(self._due() - loop.time(), 0.0)
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(wait):
                     await self._wake.wait()
 
+    def _due(self) -> float:
+        """When the next write may start: after a failure's retry delay, and, unless a batch is
+        full, a backlog waits or a flush hurries it, once the oldest game has lingered."""
+        due = self._next_attempt
+        lingering = (
+            self._oldest is not None
+            and not self._hurry
+            and self._backlog_from is None
+            and len(self._unwritten) < self._batch_size
+        )
+        if lingering:
+            assert self._oldest is not None
+            due = max(due, self._oldest + self._linger)
+        return due
+
     async def _spool_queue(self) -> None:
         if not self._queue:
             return
+        if self._oldest is None:
+            self._oldest = asyncio.get_running_loop().time()
         batch = list(self._queue)
         spooled_at = 0
         if self._spool is not None:
@@ -292,6 +319,7 @@ class RecordWriter:
             for game in batch:
                 del self._unwritten[game.game_id]
             self._recovered()
+        self._oldest = None
         if (
             self._spooled
             and self._spool is not None

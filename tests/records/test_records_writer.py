@@ -73,6 +73,25 @@ async def test_submitted_games_are_written_in_the_background(records, tmp_path):
     assert (tmp_path / "spool.jsonl").read_text() == ""
 
 
+async def test_games_ending_close_together_share_one_transaction(records, tmp_path):
+    """A game waits (safe in the spool) up to `linger` seconds for others to be written with
+    it: one transaction for a burst of games instead of one each."""
+    writer = RecordWriter(records, tmp_path / "spool.jsonl", linger=0.5)
+    await writer.start()
+    transactions = []
+    writer.on_write = transactions.append
+    drained = asyncio.ensure_future(writer._drained.wait())
+    for game in games(0, 10):
+        writer.submit(game)
+        for _ in range(20):  # let the writer take each game on its own, as games end apart
+            await asyncio.sleep(0)
+    assert (writer.written, writer.pending) == (0, 10)  # none written yet
+    await asyncio.wait_for(drained, timeout=10)
+    assert (len(transactions), writer.written) == (1, 10)
+    assert await counted_games(records) == 10
+    await writer.close()
+
+
 async def test_games_submitted_before_start_wait_for_it(records, tmp_path):
     writer = RecordWriter(records, None)
     writer.submit(record(1, ALICE, BOB, X_WINS))
