@@ -78,7 +78,7 @@ async def test_games_ending_close_together_share_one_transaction(records, tmp_pa
     it: one transaction for a burst of games instead of one each."""
     writer = RecordWriter(records, tmp_path / "spool.jsonl", linger=0.5)
     await writer.start()
-    transactions = []
+    transactions: list[float] = []
     writer.on_write = transactions.append
     drained = asyncio.ensure_future(writer._drained.wait())
     for game in games(0, 10):
