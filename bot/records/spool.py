@@ -17,8 +17,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO
 
-from bot.records.api import GameRecord
-from bot.records.sql.schema import game_record, game_row
+from bot.records.api import GameRecord, PuzzleAttempt
+from bot.records.sql.schema import game_record, game_row, puzzle_attempt_record, puzzle_attempt_row
+
+Item = GameRecord | PuzzleAttempt
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +34,9 @@ class Spool:
         self.path = path
         self._file: IO[str] | None = None
 
-    def open(self) -> list[GameRecord]:
-        """Lock the file (creating it and its directory) and return the games it holds."""
+    def open(self) -> list[Item]:
+        """Lock the file (creating it and its directory) and return the games (and puzzle
+        attempts) it holds."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         file = self.path.open("a+", encoding="utf-8")
         try:
@@ -45,23 +48,29 @@ class Spool:
             ) from None
         self._file = file
         file.seek(0)
-        games: dict[int, GameRecord] = {}
+        games: dict[tuple[bool, int], Item] = {}
         for number, line in enumerate(file, 1):
             try:
-                game = game_record(json.loads(line))
+                game = _item(json.loads(line))
             except (ValueError, KeyError, TypeError):
                 # The last line of a process killed while appending: that batch was never
                 # confirmed to anyone, so there is nothing to recover from it.
                 log.warning("Skipping unreadable line %d of %s", number, self.path)
                 continue
-            games[game.game_id] = game
+            key = (
+                (True, game.attempt_id)
+                if isinstance(game, PuzzleAttempt)
+                else (False, game.game_id)
+            )
+            games[key] = game
         return list(games.values())
 
-    def append(self, games: Iterable[GameRecord]) -> None:
+    def append(self, games: Iterable[Item]) -> None:
         file = self._require()
         file.seek(0, os.SEEK_END)
         # A line is the game's database row: the same fields, all of them JSON values.
-        lines = (json.dumps(game_row(game), separators=(",", ":")) + "\n" for game in games)
+        # A puzzle attempt's line is its row, which has an attempt_id and no game_id.
+        lines = (json.dumps(_row(game), separators=(",", ":")) + "\n" for game in games)
         file.write("".join(lines))
         file.flush()
         os.fsync(file.fileno())
@@ -81,3 +90,11 @@ class Spool:
         if self._file is None:
             raise RuntimeError("the spool is not open")
         return self._file
+
+
+def _row(item: Item) -> dict[str, object]:
+    return puzzle_attempt_row(item) if isinstance(item, PuzzleAttempt) else game_row(item)
+
+
+def _item(row: dict[str, object]) -> Item:
+    return puzzle_attempt_record(row) if "attempt_id" in row else game_record(row)

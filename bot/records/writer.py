@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from bot.records.api import GameRecord, Records
+from bot.records.api import GameRecord, PuzzleAttempt, Records
 from bot.records.spool import Spool
 from bot.records.sql.url import describe
 
@@ -39,6 +39,17 @@ DEFAULT_BATCH = 500
 FIRST_RETRY_SECONDS = 0.5
 LAST_RETRY_SECONDS = 30.0
 DEFAULT_STOP_SECONDS = 10.0
+
+# What the writer stores: finished games, and finished puzzle attempts, through the same queue,
+# spool and retries; each kind by its own stable id.
+Item = GameRecord | PuzzleAttempt
+Key = tuple[bool, int]  # (a puzzle attempt?, its id)
+
+
+def key_of(item: Item) -> Key:
+    if isinstance(item, PuzzleAttempt):
+        return True, item.attempt_id
+    return False, item.game_id
 
 
 class RecordWriter:
@@ -66,8 +77,8 @@ class RecordWriter:
         self._batch_size = batch_size
         self._first_retry = first_retry
         self._last_retry = last_retry
-        self._queue: deque[GameRecord] = deque()  # submitted, not yet spooled
-        self._unwritten: dict[int, GameRecord] = {}  # spooled (or not: see above), not written
+        self._queue: deque[Item] = deque()  # submitted, not yet spooled
+        self._unwritten: dict[Key, Item] = {}  # spooled (or not: see above), not written
         self._spooled = False  # the spool file holds something
         self._wake = asyncio.Event()
         self._drained = asyncio.Event()
@@ -109,7 +120,7 @@ class RecordWriter:
         if self._spool is not None:
             replayed = await asyncio.to_thread(self._spool.open)
             for game in replayed:
-                self._unwritten[game.game_id] = game
+                self._unwritten[key_of(game)] = game
             self._spooled = bool(replayed)
             if replayed:
                 log.info("Recording %d game(s) left by the last run", len(replayed))
@@ -120,8 +131,8 @@ class RecordWriter:
         self._wake.set()
         return len(replayed)
 
-    def submit(self, game: GameRecord) -> None:
-        """Queue a finished game. Never blocks, never does I/O."""
+    def submit(self, game: Item) -> None:
+        """Queue a finished game or puzzle attempt. Never blocks, never does I/O."""
         self._queue.append(game)
         self._drained.clear()
         self._wake.set()
@@ -147,15 +158,13 @@ class RecordWriter:
         await self.flush(wait)
         forgotten = await self._records.forget(user_id)
         self._queue = deque(_without(game, user_id) for game in self._queue)
-        self._unwritten = {
-            game_id: _without(game, user_id) for game_id, game in self._unwritten.items()
-        }
+        self._unwritten = {key: _without(game, user_id) for key, game in self._unwritten.items()}
         if self._spool is not None and self._spooled and self._task is not None:
             # The spool must not bring them back after a kill either.
             await asyncio.to_thread(self._rewrite_spool, list(self._unwritten.values()))
         return forgotten
 
-    def _rewrite_spool(self, games: list[GameRecord]) -> None:
+    def _rewrite_spool(self, games: list[Item]) -> None:
         assert self._spool is not None
         self._spool.clear()
         self._spool.append(games)
@@ -234,21 +243,26 @@ class RecordWriter:
                     )
         for _ in batch:
             game = self._queue.popleft()
-            self._unwritten[game.game_id] = game
+            self._unwritten[key_of(game)] = game
 
     async def _write(self) -> None:
         while self._unwritten:
             await self._spool_queue()  # what ended meanwhile is safe before the next batch
             batch = list(self._unwritten.values())[: self._batch_size]
             started = time.perf_counter()
+            games = [item for item in batch if isinstance(item, GameRecord)]
+            attempts = [item for item in batch if isinstance(item, PuzzleAttempt)]
             try:
-                self.written += await self._records.record(batch)
+                if games:
+                    self.written += await self._records.record(games)
+                if attempts:
+                    self.written += await self._records.record_puzzles(attempts)
             except Exception as error:
                 self._failed(error)
                 return
             self.on_write(time.perf_counter() - started)
             for game in batch:
-                del self._unwritten[game.game_id]
+                del self._unwritten[key_of(game)]
             self._recovered()
         if self._spooled and self._spool is not None and not self._spool_failing:
             try:
@@ -288,8 +302,10 @@ def _ignore(seconds: float) -> None:
     pass
 
 
-def _without(game: GameRecord, user_id: int) -> GameRecord:
+def _without(game: Item, user_id: int) -> Item:
     """The game with the player's seat emptied, as `Records.forget` leaves stored games."""
+    if isinstance(game, PuzzleAttempt):
+        return replace(game, user_id=None) if game.user_id == user_id else game
     if user_id not in (game.x_player, game.o_player):
         return game
     return replace(

@@ -178,19 +178,19 @@ async def test_the_leaderboard_pages_and_switches_tables(world, storage):
     assert shown.count("\n**") == 10
     assert "-# Page 1 of 2" in shown
     assert "<@777>" not in shown  # played in another server only
-    assert labels(page) == ["Next", "Against me"]
+    assert labels(page) == ["Next", "Against me", "Puzzles"]
 
     page = (await click_label(alice, page, "Next")).response.message
     shown = text(page)
     assert "-# Page 2 of 2" in shown
     assert shown.count("\n**") == 2
-    assert labels(page) == ["Previous", "Against me"]
+    assert labels(page) == ["Previous", "Against me", "Puzzles"]
 
     page = (await click_label(alice, page, "Against me")).response.message
     shown = text(page)
     assert shown.startswith("## 🤖 Leaderboard: against me\nPlayers of this server\n")
     assert "Nobody has played me here yet." in shown
-    assert labels(page) == ["Ratings"]
+    assert labels(page) == ["Ratings", "Puzzles"]
 
 
 @pytest.mark.usefixtures("discord_rules")

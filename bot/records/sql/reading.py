@@ -11,6 +11,7 @@ from sqlalchemy import Connection, Table, func, literal_column, select, tuple_
 
 from bot.records.api import BotRow, GameRecord, Page, PlayerStats, Rating, RatingRow, Tally
 from bot.records.sql.counting import rating_of
+from bot.records.sql.puzzles import stats as puzzle_stats
 from bot.records.sql.schema import (
     EVERYONE,
     board_sizes,
@@ -24,9 +25,10 @@ from bot.records.sql.schema import (
 
 def stats(connection: Connection, user_id: int, guild_id: int | None, recent: int) -> PlayerStats:
     recent_games = _recent(connection, user_id, recent)
+    puzzles = puzzle_stats(connection, user_id)
     row = connection.execute(select(players).where(players.c.user_id == user_id)).first()
     if row is None:
-        return PlayerStats(user_id=user_id, recent=recent_games)
+        return PlayerStats(user_id=user_id, recent=recent_games, puzzles=puzzles)
     state = row._mapping
     vs_bot = {
         level: Tally(wins, draws, losses)
@@ -47,6 +49,7 @@ def stats(connection: Connection, user_id: int, guild_id: int | None, recent: in
         rating=rating,
         rank=rank,
         recent=recent_games,
+        puzzles=puzzles,
     )
 
 
