@@ -3,8 +3,6 @@ a restart in the middle of a puzzle, and the messages within Discord's limits.""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from bot_helpers import (
     board_of,
@@ -18,47 +16,18 @@ from bot_helpers import (
 )
 
 import tictactoe as ttt
+from tests.support.puzzles import (
+    RATING,
+    empty_cells,
+    rating_change,
+    right_move,
+    shown_attempt,
+    solve,
+    wrong_move,
+)
 from tictactoe import puzzles
 
 pytestmark = pytest.mark.usefixtures("discord_rules")
-
-RATING = re.compile(r"📈 Puzzle rating: (\d[\d,]*) → \*\*(\d[\d,]*)\*\* \(([+-]\d+)\)")
-
-
-def empty_cells(message) -> list[tuple[int, int]]:
-    return sorted(ttt.actions(board_of(message)))
-
-
-def right_move(message) -> tuple[int, int]:
-    return min(ttt.best_actions(board_of(message)))
-
-
-def wrong_move(message) -> tuple[int, int]:
-    best = set(ttt.best_actions(board_of(message)))
-    return next(cell for cell in empty_cells(message) if cell not in best)
-
-
-def shown_attempt(message) -> puzzles.Attempt:
-    """The attempt a board's buttons carry (the custom_id is the bot's own format)."""
-    state = str(buttons(message)[0].custom_id).split(":")[2]
-    return puzzles.decode(state)
-
-
-async def solve(player, shown):
-    """Play the perfect moves until the puzzle is over; the message as it ends."""
-    for _ in range(5):
-        message = shown.response.message
-        if "Next puzzle" in control_labels(message):
-            return message
-        await click_cell(player, message, right_move(message))
-    raise AssertionError("the puzzle did not end")
-
-
-def rating_change(message) -> tuple[int, int, int]:
-    match = RATING.search(text(message))
-    assert match is not None, text(message)
-    before, after, change = (int(group.replace(",", "")) for group in match.groups())
-    return before, after, change
 
 
 async def test_a_puzzle_is_private_and_states_the_task(world):

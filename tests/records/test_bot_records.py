@@ -27,7 +27,7 @@ from bot.records.writer import RecordWriter
 from bot.settings import Settings
 from fake_discord import Harness
 from fake_discord import text as harness_text
-from tests.support.records import record
+from tests.support.records import record, recording_bot
 
 UNAVAILABLE = (
     "Stats are unavailable right now: the database is not answering. Your games are still "
@@ -48,10 +48,7 @@ def storage(request, tmp_path):
 @pytest.fixture
 async def simcord_bot(storage, tmp_path):
     """The bot recording into `storage` through the real writer and its spool."""
-    settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT, shard_count=1)
-    writer = RecordWriter(storage, tmp_path / "spool.jsonl", first_retry=0.01, last_retry=0.01)
-    await writer.start()
-    bot = TicTacToeBot(settings, rng=random.Random(0), records=storage, writer=writer)
+    bot = await recording_bot(storage, tmp_path / "spool.jsonl", game_timeout=GAME_TIMEOUT)
     yield bot
     await bot.close_records()  # SimCord detaches the bot without closing it
 
