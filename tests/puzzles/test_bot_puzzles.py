@@ -142,3 +142,12 @@ async def test_a_forged_puzzle_button_is_refused(world):
     result = await world.alice.click(forged, custom_id=":".join(parts))
     assert result.ephemeral
     assert result.response.content == "This puzzle button is not valid. Start one with /puzzle."
+
+
+async def test_puzzles_work_in_a_dm_with_the_bot(world):
+    dana = world.env.create_user("dana")
+    world.guild.add_member(dana)
+    shown = await dana.slash("puzzle")
+    assert shown.ephemeral
+    solved = await solve(dana, shown)
+    assert "**Solved!**" in text(solved)
