@@ -64,14 +64,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import cProfile
 import gc
 import io
-import logging
 import math
-import os
-import platform
 import pstats
 import random
 import signal
@@ -79,9 +75,9 @@ import statistics
 import sys
 import time
 import tracemalloc
-from collections import Counter, deque
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -89,55 +85,44 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord
-from discord import app_commands
-from discord.ext import commands
 
-from bot.app import TicTacToeBot
-from bot.core.finished import FinishedGame, Place
-from bot.core.game import Game
-from bot.records.api import GameRecord
-from bot.records.sql.storage import Storage
-from bot.records.writer import RecordWriter
-from bot.settings import Settings
-from fake_discord import (
-    FakeChannel,
-    FakeUser,
-    Harness,
-    Json,
-    Sent,
-    answer_raw,
-    first_empty,
-    is_over,
-    is_v2,
+from benchmarks.lib.baseline import BASELINE_CELLS, BaselineBot
+from benchmarks.lib.measure import (
+    Figures,
+    GcLog,
+    LogCounter,
+    machine,
+    median,
+    timed_full_collection,
+    verdict,
+)
+from benchmarks.lib.ours import (
+    FinishedGame,
+    Game,
+    GameRecord,
+    Place,
+    RecordWriter,
+    Storage,
+    TicTacToeBot,
+)
+from benchmarks.lib.world import (
+    Clicks,
+    World,
+    bot_live_games,
+    click_once,
+    close_world,
+    make_world,
+    our_bot,
+    play_once,
+    start_games,
 )
 
 TARGET_RATIO = 1.5  # our CPU per click, at most this many times the baseline's
 TARGET_BYTES_PER_GAME = 1.5 * 1024
 TARGET_FULL_GC_MS = ((10_000, 10.0), (50_000, 20.0))  # (up to N games, longest full GC)
 
-# Longer than any run (a run at 50,000 games under tracemalloc takes over 10 minutes): no game
-# expires halfway, and no expiry edit is measured.
-GAME_TIMEOUT_SECONDS = 24 * 3600
-
-Response = discord.InteractionResponseType
-Kind = discord.ComponentType
-V2_FLAG = discord.MessageFlags(components_v2=True).value
-STYLE = discord.ButtonStyle
-
 
 # ---------------------------------------------------------------------------------- helpers
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    rank = max(0, math.ceil(q / 100 * len(ordered)) - 1)
-    return ordered[rank]
-
-
-def median(values: Sequence[float]) -> float:
-    return statistics.median(values) if values else math.nan
 
 
 def full_gc_target_ms(n: int) -> float | None:
@@ -147,231 +132,11 @@ def full_gc_target_ms(n: int) -> float | None:
     return None
 
 
-class GcLog:
-    """Every garbage collection while installed, via gc.callbacks: (generation, seconds of wall
-    time, seconds of thread CPU time; the CPU time shows how much of a long pause was the
-    machine's scheduler)."""
-
-    def __init__(self) -> None:
-        self.collections: list[tuple[int, float, float]] = []
-        self._started = (0.0, 0.0)
-
-    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            self._started = (time.perf_counter(), time.thread_time())
-        else:
-            wall, cpu = self._started
-            self.collections.append(
-                (info["generation"], time.perf_counter() - wall, time.thread_time() - cpu)
-            )
-
-    @contextlib.contextmanager
-    def recording(self) -> Iterator[GcLog]:
-        gc.callbacks.append(self._on_gc)
-        try:
-            yield self
-        finally:
-            gc.callbacks.remove(self._on_gc)
-
-    def count(self, generation: int) -> int:
-        return sum(1 for g, _, _ in self.collections if g == generation)
-
-    def longest(self, generation: int) -> tuple[float, float]:
-        """The longest collection of `generation`: (wall seconds, CPU seconds)."""
-        pauses = [(wall, cpu) for g, wall, cpu in self.collections if g == generation]
-        return max(pauses, default=(0.0, 0.0))
-
-
-class LogCounter(logging.Handler):
-    """Counts the warnings and errors logged during the runs instead of printing each one."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.counts: Counter[str] = Counter()
-        self.first: dict[str, str] = {}
-
-    def emit(self, record: logging.LogRecord) -> None:
-        key = f"{record.levelname} {record.name}"
-        self.counts[key] += 1
-        self.first.setdefault(key, record.getMessage()[:160])
-
-
-def timed_full_collection(tries: int = 3) -> float:
-    """The shortest of `tries` back-to-back gc.collect(2) calls, in seconds: what a full
-    collection costs at the least with the heap as it is (the shortest, to leave out the
-    machine's scheduler)."""
-    best = math.inf
-    for _ in range(tries):
-        started = time.perf_counter()
-        gc.collect(2)
-        best = min(best, time.perf_counter() - started)
-    return best
-
-
 def heap_once_started() -> tuple[float, int]:
     """Once the games are started and the garbage collected: what a full collection costs at
     the least, and how many objects it scans."""
     gc.collect()
     return timed_full_collection(), len(gc.get_objects())
-
-
-def bot_live_games(bot: discord.Client) -> int | None:
-    """The bot's own count of live games, if a cog exposes its registry as `store`/`games`."""
-    for cog in getattr(bot, "cogs", {}).values():
-        registry = getattr(cog, "store", getattr(cog, "games", None))
-        with contextlib.suppress(TypeError):
-            return len(registry)  # type: ignore[arg-type]
-    return None
-
-
-def deep_sizeof(root: Any) -> int:
-    """sys.getsizeof over a tree of builtins and slotted records (each object counted once)."""
-    seen: set[int] = set()
-    total = 0
-    stack = [root]
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen or obj is None or isinstance(obj, bool | type):
-            continue
-        seen.add(id(obj))
-        total += sys.getsizeof(obj)
-        if isinstance(obj, dict):
-            stack.extend(obj.keys())
-            stack.extend(obj.values())
-        elif isinstance(obj, list | tuple | set | frozenset | deque):
-            stack.extend(obj)
-        elif hasattr(obj, "__slots__") and not isinstance(obj, asyncio.Task):
-            for klass in type(obj).__mro__:
-                for name in getattr(klass, "__slots__", ()):
-                    with contextlib.suppress(AttributeError):
-                        stack.append(getattr(obj, name))
-    return total
-
-
-# ---------------------------------------------------------------------------------- the worlds
-
-
-@dataclass
-class World:
-    """N games, one per channel. Per-game state in flat lists: little for the GC to scan."""
-
-    harness: Harness
-    users: list[FakeUser]
-    channels: list[FakeChannel]
-    message_ids: list[int]  # the board message of each game (0: none yet)
-    over: bytearray
-    errors: Counter[str] = field(default_factory=Counter)
-
-    def live(self) -> list[int]:
-        return [i for i, m in enumerate(self.message_ids) if m and not self.over[i]]
-
-    def harness_bytes(self) -> int:
-        """What the harness (fake Discord, records, these lists) holds."""
-        fake, harness = self.harness.discord, self.harness
-        return deep_sizeof(
-            (
-                fake.requests,
-                fake.messages,
-                fake.last_message_ids,
-                fake.users,
-                fake.interactions,
-                harness._sent,
-                harness._channels,
-                self.users,
-                self.channels,
-                self.message_ids,
-                self.over,
-            )
-        )
-
-
-async def make_world(n: int, channels_per_guild: int, bot: discord.Client | None) -> World:
-    gc.unfreeze()  # the previous world's bot froze its objects; let them go
-    gc.collect()
-    harness = await Harness.start(
-        seed=0, record=False, bot=bot, game_timeout_seconds=GAME_TIMEOUT_SECONDS
-    )
-    guilds = [
-        harness.create_guild(f"server {g}", channels=channels_per_guild, announce=False)
-        for g in range(math.ceil(n / channels_per_guild))
-    ]
-    channels = [channel for guild in guilds for channel in guild.channels][:n]
-    users = [harness.create_user(f"player{i}") for i in range(n)]
-    # The harness's records of users and channels are exempt from collection, so that the
-    # collections measured scan the bot's objects only; then the servers are announced, and
-    # discord.py's caches of them are built (unfrozen, as in production).
-    gc.freeze()
-    for guild in guilds:
-        harness.announce(guild)
-    return World(harness, users, channels, [0] * n, bytearray(n))
-
-
-async def close_world(world: World) -> None:
-    await world.harness.close()
-    world.harness.discord.messages.clear()
-
-
-def expect_one_answer(world: World, sent: Sent, kind: discord.InteractionResponseType) -> Json:
-    """The message of the interaction's one successful public answer of type `kind`."""
-    if len(sent.requests) != 1:
-        world.errors[f"{len(sent.requests)} requests for one interaction"] += 1
-        return {}
-    (request,) = sent.requests
-    if request.status != 200 or request.type is not kind or request.ephemeral:
-        world.errors[f"{request.type} status {request.status}: {request.content!r}"] += 1
-        return {}
-    assert request.message is not None
-    return request.message
-
-
-async def start_games(world: World) -> None:
-    """Every user starts a game, one INTERACTION_CREATE per event-loop iteration like the
-    gateway, so that handlers interleave; each answer is checked and forgotten at once."""
-    harness = world.harness
-    in_flight: deque[tuple[int, Sent]] = deque()
-
-    async def settle(i: int, sent: Sent) -> None:
-        await sent.wait()
-        message = expect_one_answer(world, sent, Response.channel_message)
-        if message:
-            world.message_ids[i] = int(message["id"])
-        harness.forget(sent)
-
-    for i in range(len(world.users)):
-        in_flight.append((i, harness.dispatch_slash(world.users[i], world.channels[i])))
-        await asyncio.sleep(0)  # the gateway reads the next event on a later iteration
-        while in_flight and all(task.done() for task in in_flight[0][1].tasks):
-            await settle(*in_flight.popleft())
-    while in_flight:
-        await settle(*in_flight.popleft())
-
-
-@dataclass
-class Clicks:
-    """CPU per click, in seconds: to the transport (the target's figure), and the whole click."""
-
-    to_transport: list[float] = field(default_factory=list)
-    whole: list[float] = field(default_factory=list)
-
-
-async def click_once(world: World, i: int, cell: tuple[int, int], clicks: Clicks) -> Json:
-    """Feed one click and let it be handled to the end; record its CPU; its answer's message."""
-    harness = world.harness
-    message = harness.discord.message(world.message_ids[i])
-    fake_cpu = harness.discord.cpu_seconds
-    sent = harness.dispatch_click(world.users[i], message, cell=cell)
-    before_wait = time.thread_time()
-    for task in sent.tasks:
-        await task
-    done = time.thread_time()
-    answer = expect_one_answer(world, sent, Response.message_update)
-    if answer:
-        parse = sent.parsed_cpu - sent.dispatched_cpu
-        clicks.to_transport.append(parse + sent.requests[0].cpu_at - before_wait)
-        fake = harness.discord.cpu_seconds - fake_cpu
-        clicks.whole.append(parse + done - before_wait - fake)
-    harness.forget(sent)
-    return answer
 
 
 # ---------------------------------------------------------------------------------- the runs
@@ -394,24 +159,6 @@ class Run:
     profile: str = ""
 
 
-async def play_once(world: World, i: int, clicks: Clicks) -> None:
-    """Our player i plays the first empty cell of the board as Discord shows it."""
-    shown = world.harness.discord.message(world.message_ids[i])
-    cell = first_empty(shown)
-    assert cell is not None
-    answer = await click_once(world, i, cell, clicks)
-    world.over[i] = not answer or is_over(answer)
-
-
-def shape_of(world: World) -> str:
-    first = world.harness.discord.message(world.message_ids[0]) if world.message_ids[0] else {}
-    return "v2" if first and is_v2(first) else "classic"
-
-
-# Cells the baseline's board leaves enabled (it answers every click with the same board).
-BASELINE_CELLS = [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)]
-
-
 @dataclass
 class Paired:
     """One paired run: both bots live at once, each click of ours followed by one of the
@@ -429,7 +176,7 @@ async def run_paired(n: int, channels_per_guild: int, shape: str) -> Paired:
     base: World | None = None
     try:
         await start_games(ours)
-        shape = shape_of(ours) if shape == "auto" else shape
+        shape = ours.shape() if shape == "auto" else shape
         base = await make_world(n, channels_per_guild, BaselineBot(shape))
         await start_games(base)
         gc.collect()
@@ -474,7 +221,7 @@ async def run_ours(n: int, channels_per_guild: int, profile: bool) -> Run:
             full_gc_live=full_gc_live,
             full_gc_after=full_gc_after,
             tracked_objects=tracked,
-            shape=shape_of(world),
+            shape=world.shape(),
             errors=world.errors,
             profile=profile_report(profiler),
         )
@@ -494,8 +241,6 @@ class Recording:
     base: Clicks
     off_finishing: Clicks  # the clicks that ended a game
     on_finishing: Clicks
-    off_wall: list[float]  # seconds from feeding a click to its handler's end
-    on_wall: list[float]
     finished: int  # games that ended on the recording bot
     pending_after_play: int  # in the writer when the last click was handled
     recorded: int  # in the database at the end
@@ -561,13 +306,11 @@ class Database:
 
 async def recording_bot(url: str, spool: Path) -> tuple[TicTacToeBot, RecordWriter]:
     """Ours, as the harness builds it, recording through the real writer and storage."""
-    settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT_SECONDS)
     storage = Storage(url)
     await storage.migrate()
     writer = RecordWriter(storage, spool)
     await writer.start()
-    bot = TicTacToeBot(settings, rng=random.Random(0), records=storage, writer=writer)
-    return bot, writer
+    return our_bot(records=storage, writer=writer), writer
 
 
 async def run_recording(
@@ -583,33 +326,23 @@ async def run_recording(
         on = await make_world(n, channels_per_guild, bot)
         await start_games(off)
         await start_games(on)
-        base = await make_world(n, channels_per_guild, BaselineBot(shape_of(off)))
+        base = await make_world(n, channels_per_guild, BaselineBot(off.shape()))
         await start_games(base)
         gc.collect()
         result = Recording(
-            Clicks(), Clicks(), Clicks(), Clicks(), Clicks(), [], [], 0, 0, 0, 0.0, Counter()
+            Clicks(), Clicks(), Clicks(), Clicks(), Clicks(), 0, 0, 0, 0.0, Counter()
         )
         database.break_(url, fault)
         rounds = 0
         while live := off.live():
             for i in live:
-                for world, clicks, finishing, wall in (
-                    (off, result.off, result.off_finishing, result.off_wall),
-                    (on, result.on, result.on_finishing, result.on_wall),
+                for world, clicks, finishing in (
+                    (off, result.off, result.off_finishing),
+                    (on, result.on, result.on_finishing),
                 ):
-                    shown = world.harness.discord.message(world.message_ids[i])
-                    cell = first_empty(shown)
-                    assert cell is not None
-                    one = Clicks()
-                    started = time.perf_counter()
-                    answer = await click_once(world, i, cell, one)
-                    wall.append(time.perf_counter() - started)
-                    world.over[i] = not answer or is_over(answer)
-                    clicks.to_transport += one.to_transport
-                    clicks.whole += one.whole
-                    if world.over[i]:
-                        finishing.to_transport += one.to_transport
-                        finishing.whole += one.whole
+                    answered = len(clicks.whole)
+                    if await play_once(world, i, clicks) and len(clicks.whole) > answered:
+                        finishing.take_last(clicks)  # the click that finished the game
                 await click_once(base, i, BASELINE_CELLS[rounds % len(BASELINE_CELLS)], result.base)
             rounds += 1
         result.finished = sum(on.over)
@@ -679,13 +412,13 @@ def summarize_recording(
     whole_on = Figures.of([r.on_finishing.whole for r in runs])
     print(whole_off.row("  whole finishing click, off (incl. dispatch)"))
     print(whole_on.row("  whole finishing click, on"))
-    wall_off = Figures.of([r.off_wall for r in runs])
-    wall_on = Figures.of([r.on_wall for r in runs])
+    wall_off = Figures.of([r.off.wall for r in runs])
+    wall_on = Figures.of([r.on.wall for r in runs])
     print(f"  {'wall time per click (µs), feed -> done':44} {'p50':>8} {'p99':>8} {'mean':>8}")
     print(wall_off.row("recording off"))
     print(wall_on.row("recording on"))
-    longest_on = max(max(r.on_wall) for r in runs) * 1000
-    longest_off = max(max(r.off_wall) for r in runs) * 1000
+    longest_on = max(max(r.on.wall) for r in runs) * 1000
+    longest_off = max(max(r.off.wall) for r in runs) * 1000
     print(f"  longest click, wall: off {longest_off:.1f} ms, on {longest_on:.1f} ms")
     finishing_ratio = on_f.mean / off_f.mean
     ratio = on.mean / base.mean
@@ -721,8 +454,7 @@ def summarize_recording(
 async def main_recording(args: argparse.Namespace) -> int:
     import tempfile
 
-    log = LogCounter()
-    logging.getLogger().addHandler(log)
+    log = LogCounter.installed()
     with tempfile.TemporaryDirectory(prefix="bot-load-") as folder:
         scratch = Path(folder)
         with Database(args.record, scratch) as database:
@@ -735,10 +467,7 @@ async def main_recording(args: argparse.Namespace) -> int:
                 ]
                 throughput = await run_throughput(database, n, scratch)
                 summarize_recording(n, args.record, args.db_fault, runs, throughput)
-    print()
-    print(f"warnings and errors logged: {sum(log.counts.values())}")
-    for key, count in log.counts.most_common():
-        print(f"  {count:,} x {key}, the first: {log.first[key]}")
+    log.report()
     return 0
 
 
@@ -753,96 +482,6 @@ def profile_report(profiler: cProfile.Profile | None) -> str:
 
 
 # -- the baseline
-
-
-def board_message(shape: str, user_id: int, bot_id: int) -> Json:
-    """A message of the same shape as the bot's board, two moves in: 9 cells, controls, text."""
-    board = "X---O----"
-    cells = []
-    for k, cell in enumerate(board):
-        button: Json = {
-            "type": Kind.button.value,
-            "style": STYLE.secondary.value,
-            "custom_id": f"ttt:{k}:{board}:{user_id}:0:i:-",
-            "disabled": cell != "-",
-        }
-        if cell == "-":
-            button["label"] = "\u200b"
-        else:
-            button["emoji"] = {"name": "❌" if cell == "X" else "⭕"}
-        cells.append(button)
-    rows = [{"type": Kind.action_row.value, "components": cells[r : r + 3]} for r in (0, 3, 6)]
-    resign: Json = {
-        "type": Kind.button.value,
-        "style": STYLE.danger.value,
-        "custom_id": f"ttt:r:{board}:{user_id}:0:i:-",
-        "label": "Resign",
-        "emoji": {"name": "🏳️"},
-    }
-    status = f"❌ <@{user_id}> vs ⭕ <@{bot_id}> · impossible — <@{user_id}> to move (❌)."
-    no_pings: Json = {"parse": []}
-    if shape == "classic":
-        control = {"type": Kind.action_row.value, "components": [resign]}
-        return {"content": status, "components": [*rows, control], "allowed_mentions": no_pings}
-    rules: Json = {
-        "type": Kind.button.value,
-        "style": STYLE.secondary.value,
-        "custom_id": f"ttt:h:{board}:{user_id}:0:i:-",
-        "label": "Rules",
-    }
-    separator: Json = {"type": Kind.separator.value, "divider": True, "spacing": 1}
-    container: Json = {
-        "type": Kind.container.value,
-        "accent_color": 0x5865F2,
-        "components": [
-            {"type": Kind.text_display.value, "content": "## Tic-tac-toe"},
-            {"type": Kind.text_display.value, "content": status},
-            separator,
-            *rows,
-            separator,
-            {"type": Kind.action_row.value, "components": [resign, rules]},
-        ],
-    }
-    return {"flags": V2_FLAG, "components": [container], "allowed_mentions": no_pings}
-
-
-class BaselineBot(commands.AutoShardedBot):
-    """A minimal handler: /tictactoe is answered with a board message of the bot's shape, and
-    every button click with one prebuilt message. Sharded as the bot is, with the same state
-    class parsing its events."""
-
-    def __init__(self, shape: str) -> None:
-        super().__init__(
-            command_prefix=commands.when_mentioned,
-            intents=discord.Intents(guilds=True),
-            help_command=None,
-        )
-        self.shape = shape
-        self.answer: Json = {}
-        self.add_listener(self.answer_click, "on_interaction")
-
-    async def setup_hook(self) -> None:
-        assert self.user is not None
-        self.answer = board_message(self.shape, 10**17, self.user.id)  # an id of a user's length
-        self.tree.add_command(
-            app_commands.Command(name="tictactoe", description="Play", callback=self.post_board)
-        )
-        await self.tree.sync()
-        gc.freeze()  # as the bot does: what is alive at start-up is never scanned again
-
-    async def post_board(self, interaction: discord.Interaction) -> None:
-        # Posted as the bot's boards are, in answer to the command: Discord's copy of the
-        # message then has the same fields (the command's metadata, later an edit time).
-        assert self.user is not None
-        board = board_message(self.shape, interaction.user.id, self.user.id)
-        await answer_raw(interaction, Response.channel_message, board)
-
-    async def answer_click(self, interaction: discord.Interaction) -> None:
-        if interaction.type is discord.InteractionType.component:
-            # InteractionResponse only takes discord.py objects (View, Embed): this is the call
-            # its edit_message ends in, the webhook adapter's create_interaction_response, with
-            # the JSON body prebuilt (fake_discord.answer_raw).
-            await answer_raw(interaction, Response.message_update, self.answer)
 
 
 async def run_baseline(n: int, channels_per_guild: int, shape: str, rounds: int) -> Run:
@@ -935,10 +574,7 @@ async def run_memory(n: int, channels_per_guild: int) -> Memory:
         started = per_game()
         live = len(world.live())
         for i in world.live():
-            shown = world.harness.discord.message(world.message_ids[i])
-            cell = first_empty(shown)
-            assert cell is not None
-            await click_once(world, i, cell, Clicks())
+            await play_once(world, i, Clicks())  # a fresh record each: none retained
         after_move = per_game()
         by_line, top = growth_by_line(tracemalloc.take_snapshot(), base, n)
         return Memory(started, after_move, by_line, live, top, world.errors)
@@ -949,30 +585,6 @@ async def run_memory(n: int, channels_per_guild: int) -> Memory:
 
 
 # ---------------------------------------------------------------------------------- report
-
-
-@dataclass
-class Figures:
-    """Median over runs of p50 / p99 / mean, in µs."""
-
-    p50: float
-    p99: float
-    mean: float
-
-    @classmethod
-    def of(cls, runs: list[list[float]]) -> Figures:
-        return cls(
-            median([percentile(r, 50) * 1e6 for r in runs]),
-            median([percentile(r, 99) * 1e6 for r in runs]),
-            median([statistics.fmean(r) * 1e6 if r else math.nan for r in runs]),
-        )
-
-    def row(self, label: str) -> str:
-        return f"  {label:44} {self.p50:8,.0f} {self.p99:8,.0f} {self.mean:8,.0f}"
-
-
-def verdict(ok: bool) -> str:
-    return "PASS" if ok else "FAIL"
 
 
 def gc_line(runs: list[Run]) -> str:
@@ -1087,17 +699,12 @@ def summarize(
 
 async def main_async(args: argparse.Namespace) -> int:
     print("Tic-tac-toe bot: CPU per click vs a minimal discord.py handler, GC, memory")
-    print(
-        f"machine: Python {platform.python_version()} ({platform.python_implementation()}), "
-        f"{os.cpu_count()} CPUs, {platform.machine()}, {platform.system()} "
-        f"{platform.release()}; discord.py {discord.__version__}; one process, one thread"
-    )
+    print(machine() + "; one process, one thread")
     if args.profile:
         print("--profile: ours runs under cProfile in the first run; its CPU figures are inflated")
     if args.record != "off":
         return await main_recording(args)
-    log = LogCounter()
-    logging.getLogger().addHandler(log)
+    log = LogCounter.installed()
     for n in args.games:
         paired = [
             await run_paired(n, args.channels_per_guild, args.shape) for _ in range(args.repeat)
@@ -1113,10 +720,7 @@ async def main_async(args: argparse.Namespace) -> int:
         if ours[0].profile:
             print(f"\n--- cProfile of our play phase, {n:,} games ---")
             print(ours[0].profile)
-    print()
-    print(f"warnings and errors logged: {sum(log.counts.values())}")
-    for key, count in log.counts.most_common():
-        print(f"  {count:,} x {key}, the first: {log.first[key]}")
+    log.report()
     return 0
 
 

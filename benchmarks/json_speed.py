@@ -3,12 +3,12 @@
     python benchmarks/json_speed.py                     # 1,000 games, 3 runs
     python benchmarks/json_speed.py --games 10000 --repeat 1
 
-Needs orjson importable (`python -m pip install orjson`); a benchmark, not a test: it prints
+Needs orjson importable (pinned in requirements-bot.txt); a benchmark, not a test: it prints
 figures and exits 0.
 
 discord.py decodes every gateway frame and REST answer with `discord.utils._from_json`, and
 encodes every request body with `discord.utils._to_json`: orjson's when it is installed, the
-standard library's otherwise. Here one bot (benchmarks/bot_load.py's world: N games, one per
+standard library's otherwise. Here one bot (benchmarks/lib/world.py's world: N games, one per
 channel, played to the end a round at a time) plays every other game with each: before each
 click both functions are set to one library's, so the two halves of the games interleave and
 the machine's slow spells fall on both alike. CPU per click as in bot_load.py: thread CPU time
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import json
 import statistics
 import sys
@@ -32,15 +31,15 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord.utils
+import orjson
 
-from benchmarks.bot_load import Clicks, close_world, make_world, median, play_once, start_games
+from benchmarks.lib.measure import median
+from benchmarks.lib.world import Clicks, close_world, make_world, play_once, start_games
 
 Codec = tuple[Callable[[Any], str], Callable[[Any], Any]]
 
 
 def codecs() -> dict[str, Codec]:
-    orjson = importlib.import_module("orjson")  # optional: not in requirements.txt
-
     def orjson_dumps(obj: Any) -> str:
         return orjson.dumps(obj).decode("utf-8")  # as discord.utils does with orjson
 

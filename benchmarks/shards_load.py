@@ -6,7 +6,7 @@
 
 A benchmark, not a test: it prints figures and PASS/FAIL against targets, and exits 0.
 
-Both bots are TicTacToeBot (an AutoShardedBot) in the harness of benchmarks/bot_load.py (the
+Both bots are TicTacToeBot (an AutoShardedBot) in benchmarks/lib/world.py's world (the
 fake Discord (fake_discord/): gateway frames decoded and parsed by discord.py, answers through
 its HTTP stack, no socket), each told by READY frames that its shards are connected. Their N
 games, in servers of 100 channels whose ids spread them over the shards, are played to the end
@@ -28,11 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import logging
 import math
-import os
-import platform
-import random
 import statistics
 import sys
 import tracemalloc
@@ -43,24 +39,19 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import discord
 
-from benchmarks.bot_load import (
-    GAME_TIMEOUT_SECONDS,
+from benchmarks.lib.measure import LogCounter, machine, median, percentile
+from benchmarks.lib.ours import TicTacToeBot, shard_of
+from benchmarks.lib.world import (
     Clicks,
-    LogCounter,
     World,
     close_world,
-    median,
-    percentile,
+    make_world,
+    our_bot,
     play_once,
     start_games,
 )
-from bot.app import TicTacToeBot
-from bot.ops.shards import shard_of
-from bot.settings import Settings
 from fake_discord import Harness
-from fake_discord.rest import TOKEN
 
 TARGET_RATIO = 1.05  # 4 shards' CPU per click, at most this many times 1 shard's
 SHARDS = 4
@@ -68,10 +59,7 @@ MEMORY_SHARDS = 16
 
 
 def sharded_bot(shard_count: int) -> TicTacToeBot:
-    settings = Settings(
-        token=TOKEN, game_timeout_seconds=GAME_TIMEOUT_SECONDS, shard_count=shard_count
-    )
-    return TicTacToeBot(settings, rng=random.Random(0))
+    return our_bot(shard_count=shard_count)
 
 
 @dataclass
@@ -82,27 +70,9 @@ class Paired:
 
 
 async def make_spread_world(n: int, channels_per_guild: int, shard_count: int) -> World:
-    """bot_load's world, with its servers spread evenly over the shards (their ids, made in
-    one go, would otherwise all fall in one millisecond, so on one shard)."""
-    gc.unfreeze()
-    gc.collect()
-    harness = await Harness.start(
-        seed=0,
-        record=False,
-        bot=sharded_bot(shard_count),
-        game_timeout_seconds=GAME_TIMEOUT_SECONDS,
+    return await make_world(
+        n, channels_per_guild, sharded_bot(shard_count), spread_over_shards=True
     )
-    guilds = [
-        harness.create_guild(f"server {g}", channels=channels_per_guild, announce=False, shard=g)
-        for g in range(math.ceil(n / channels_per_guild))
-    ]
-    channels = [channel for guild in guilds for channel in guild.channels][:n]
-    users = [harness.create_user(f"player{i}") for i in range(n)]
-    gc.freeze()  # as bot_load does: the harness's records are not the bot's to collect
-    await harness.connect()
-    for guild in guilds:
-        harness.announce(guild)
-    return World(harness, users, channels, [0] * n, bytearray(n))
 
 
 async def run_paired(n: int, channels_per_guild: int) -> Paired:
@@ -164,12 +134,8 @@ def cpu_figures(clicks: list[Clicks]) -> tuple[float, float, float]:
 
 async def main_async(args: argparse.Namespace) -> int:
     print("Tic-tac-toe bot: one process with 4 shards against 1, clicks per second and memory")
-    print(
-        f"machine: Python {platform.python_version()}, {os.cpu_count()} CPUs, "
-        f"{platform.machine()}; discord.py {discord.__version__}; one process, one thread"
-    )
-    log = LogCounter()
-    logging.getLogger().addHandler(log)
+    print(machine() + "; one process, one thread")
+    log = LogCounter.installed()
     n = args.games
     runs = [await run_paired(n, args.channels_per_guild) for _ in range(args.repeat)]
     sharded = cpu_figures([run.sharded for run in runs])
@@ -204,9 +170,7 @@ async def main_async(args: argparse.Namespace) -> int:
     ok = not math.isnan(ratio) and ratio <= TARGET_RATIO
     print(f"  {'PASS' if ok else 'FAIL'}  CPU per click, 4 shards <= {TARGET_RATIO}x 1 shard"
           f"          {ratio:.3f}x")  # fmt: skip
-    print(f"\nwarnings and errors logged: {sum(log.counts.values())}")
-    for key, count in log.counts.most_common():
-        print(f"  {count:,} x {key}, the first: {log.first[key]}")
+    log.report()
     return 0
 
 

@@ -1,21 +1,25 @@
-"""A fake Discord for tests and benchmarks: the real discord.py bot, fed gateway events in one
-process, answered by an in-process stub of Discord's REST API.
+"""A fake Discord for tests, benchmarks and tools: one stub of Discord's REST API, reached in
+process (the real discord.py bot fed gateway events, no socket) or over loopback (a real bot
+process, HTTP and a gateway websocket).
 
-    harness.py   Harness (the bot logged in to the fake; feeds INTERACTION_CREATE), Sent
-                 (one interaction and its requests), answer_raw (answer with a JSON body)
-    rest.py     FakeDiscord (routes, stored messages, validation, faults), Fault, Request,
-                 DiscordError
-    limits.py    Discord's rules for a message body, in one place: validate_message (as Discord
-                 refuses), problems (the same, as a list), message_payload (a received message
-                 as JSON)
-    payloads.py  FakeUser / FakeChannel / FakeGuild and the JSON payloads Discord sends
-    reading.py   a message as a user sees it: text, buttons, board, is_over, ...
+    harness.py       Harness (the bot logged in to the fake in process; feeds
+                     INTERACTION_CREATE), Sent (one interaction and its requests), answer_raw
+    loopback.py      Loopback (the same fake served on 127.0.0.1 for a bot process), Exchange,
+                     launch_command (the command line running a bot against it)
+    launch.py        a stand-alone script: run `python -m bot` (or any script) against a URL
+    rest.py          FakeDiscord (routes, stored messages, faults), Fault, Request
+    limits.py        Discord's rules for a message body, in one place: validate_message (as
+                     Discord refuses, DiscordError), problems (the same, as a list),
+                     message_payload (a received message as JSON)
+    interactions.py  a slash command or a click as Discord opens it: payload and token record
+    payloads.py      FakeUser / FakeChannel / FakeGuild and the JSON payloads Discord sends
+    reading.py       a message as a user sees it: text, buttons, board, is_over, ...
 """
 
-from fake_discord.harness import Harness, Sent, answer_raw
-from fake_discord.limits import DiscordError, message_payload, problems, validate_message
-from fake_discord.payloads import FakeChannel, FakeGuild, FakeUser, Json
-from fake_discord.reading import (
+from .harness import Harness, Sent, answer_raw
+from .limits import DiscordError, message_payload, problems, validate_message
+from .payloads import FakeChannel, FakeGuild, FakeUser, Json
+from .reading import (
     board,
     buttons,
     cell_buttons,
@@ -28,7 +32,7 @@ from fake_discord.reading import (
     text,
     walk,
 )
-from fake_discord.rest import FakeDiscord, Fault, Request
+from .rest import FakeDiscord, Fault, Request
 
 __all__ = [
     "DiscordError",

@@ -39,20 +39,9 @@ import discord
 from discord.http import MultipartParameters, Route
 from discord.webhook.async_ import async_context
 
-from fake_discord.payloads import (
-    FakeChannel,
-    FakeGuild,
-    FakeUser,
-    Json,
-    Snowflakes,
-    guild_create_payload,
-    interaction_payload,
-    member_payload,
-)
-from fake_discord.reading import find_button
-from fake_discord.rest import TOKEN, FakeDiscord, FakeSession, InteractionRecord, Request
-
-USER_OPTION = discord.AppCommandOptionType.user.value
+from .interactions import click_data, open_interaction, slash_data
+from .payloads import FakeChannel, FakeGuild, FakeUser, Json, Snowflakes, guild_create_payload
+from .rest import TOKEN, FakeDiscord, FakeSession, Request
 
 
 @dataclass(eq=False, slots=True)
@@ -299,30 +288,7 @@ class Harness:
         self, user: FakeUser, channel: FakeChannel, name: str = "tictactoe", **options: Any
     ) -> Sent:
         """Feed a /`name` INTERACTION_CREATE and return without waiting for the bot."""
-        command = self.discord.command(name, channel.guild_id)
-        declared = {option["name"]: option for option in command.get("options", [])}
-        data: Json = {"id": command["id"], "name": name, "type": command["type"]}
-        resolved: Json = {}
-        sent_options = []
-        for key, value in options.items():
-            if key not in declared:
-                raise ValueError(f"/{name} has no option {key!r}")
-            kind = declared[key]["type"]
-            if kind == USER_OPTION:
-                target = value if isinstance(value, FakeUser) else self.discord.users[int(value)]
-                resolved.setdefault("users", {})[str(target.id)] = target.payload()
-                if not target.bot:
-                    resolved.setdefault("members", {})[str(target.id)] = member_payload(
-                        target, self.discord.joined_at, with_user=False
-                    )
-                value = str(target.id)
-            sent_options.append({"name": key, "type": kind, "value": value})
-        if sent_options:
-            data["options"] = sent_options
-        if resolved:
-            data["resolved"] = resolved
-        if "guild_id" in command:
-            data["guild_id"] = command["guild_id"]
+        data = slash_data(self.discord, name, channel.guild_id, options)
         kind = discord.InteractionType.application_command
         return self._dispatch(kind, user, channel, data, message=None, command=name)
 
@@ -337,15 +303,8 @@ class Harness:
     ) -> Sent:
         """Feed a click on a button of `message` (its payload as shown: see reading.py for
         custom_id / cell / label) without waiting for the bot."""
-        button = find_button(message, custom_id=custom_id, cell=cell, label=label)
-        if button.get("disabled"):
-            raise ValueError(f"button {button['custom_id']!r} is disabled; Discord won't send it")
+        data = click_data(message, custom_id=custom_id, cell=cell, label=label)
         channel = self._channels[int(message["channel_id"])]
-        data = {
-            "custom_id": button["custom_id"],
-            "component_type": discord.ComponentType.button.value,
-            "id": button.get("id"),
-        }
         kind = discord.InteractionType.component
         return self._dispatch(kind, user, channel, data, message=message, command=None)
 
@@ -409,29 +368,10 @@ class Harness:
         message: Json | None,
         command: str | None,
     ) -> Sent:
-        interaction_id = self._snowflake()
-        token = f"tok{interaction_id}"
-        payload = interaction_payload(
-            interaction_id=interaction_id,
-            token=token,
-            application_id=self.discord.application_id,
-            kind=kind,
-            data=data,
-            user=user,
-            channel=channel,
-            joined_at=self.discord.joined_at,
-            message=message,
+        payload, record = open_interaction(
+            self.discord, kind, user, channel, data, message=message, command=command
         )
-        self.discord.interactions[token] = InteractionRecord(
-            interaction_id,
-            kind,
-            channel.id,
-            channel.guild_id,
-            user.id,
-            time.perf_counter(),
-            command=command,
-            message_id=None if message is None else int(message["id"]),
-        )
+        interaction_id, token = record.id, payload["token"]
         sent = Sent(interaction_id, token, kind, user.id, channel.id)
         self._sent[token] = sent
         frame = self._frame("INTERACTION_CREATE", payload)

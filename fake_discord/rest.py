@@ -4,9 +4,11 @@ way Discord does and checks what it is sent the way Discord does.
 
 Routes: interaction callbacks (channel_message, deferred_channel_message, deferred_message_update,
 message_update; `with_response` honoured), followups, GET/PATCH of "@original" and of followups,
-the bot's user and application, and command registration. Refused like Discord: a second
-callback for one interaction (400/40060), a callback after 3 seconds (404/10062), an empty
-message (400/50006), and an invalid body (400/50035, with the offending field in `errors`).
+the bot's user and application, command registration, and (once `gateway_url` is set, as the
+loopback does) GET /gateway/bot. Requests other than interaction callbacks and webhooks need the
+bot's token (401 otherwise). Refused like Discord: a second callback for one interaction
+(400/40060), a callback after 3 seconds (404/10062), an empty message (400/50006), and an
+invalid body (400/50035, with the offending field in `errors`).
 
 Message bodies are checked in both layouts:
   * classic: `content` (at most 2,000 characters) and at most 5 action rows of 1-5 buttons;
@@ -118,6 +120,7 @@ class Fault:
     retry_after: float = 0.0
     times: int = 1
     match: Callable[[Request], bool] | None = field(default=None, repr=False)
+    scope: str = "user"  # a 429's X-RateLimit-Scope: "user", "global" or "shared"
 
     def answer(self) -> tuple[Json, dict[str, str]]:
         if self.status == 429:
@@ -130,7 +133,7 @@ class Fault:
             headers = {
                 "Via": "1.1 google",
                 "Retry-After": str(self.retry_after),
-                "X-RateLimit-Scope": "user",
+                "X-RateLimit-Scope": self.scope,
             }
             return body, headers
         return {"message": f"{self.status}: injected fault", "code": 0}, {}
@@ -154,6 +157,8 @@ def route_of(method: str, path: str) -> str:
         return "application"
     if parts[0] == "applications" and parts[-1] == "commands" and len(parts) in (3, 5):
         return "commands"
+    if parts == ["gateway", "bot"]:
+        return "gateway"
     return "unknown"
 
 
@@ -167,8 +172,10 @@ class FakeDiscord:
         snowflake: Snowflakes,
         record: bool = True,
         callback_deadline: float = CALLBACK_DEADLINE_SECONDS,
+        token: str = TOKEN,
     ) -> None:
         self.bot_user = bot_user
+        self.token = token  # the bot's token: any other is refused (401)
         self.application_id = bot_user.id
         self.snowflake = snowflake
         self.record = record  # keep every Request in self.requests (off for load tests)
@@ -182,6 +189,9 @@ class FakeDiscord:
         self.joined_at: str = iso_now()
         self.interactions: dict[str, InteractionRecord] = {}  # by token
         self.faults: list[Fault] = []
+        # Where GET /gateway/bot sends the bot (None: no gateway, 404), and how many shards.
+        self.gateway_url: str | None = None
+        self.shard_count = 1
         self.latency = 0.0  # seconds every answer takes to come back
         self.cpu_seconds = 0.0  # thread CPU time spent being Discord (and the harness's hooks)
         self._paused: asyncio.Event | None = None
@@ -339,8 +349,15 @@ class FakeDiscord:
             if route == "followup":
                 return self._followup(request, record, _flag(params, "wait"))
             return self._webhook_message(request, record, parts[4])
-        if headers.get("Authorization") != f"Bot {TOKEN}":
+        if headers.get("Authorization") != f"Bot {self.token}":
             raise DiscordError(401, 0, "401: Unauthorized")
+        if method == "GET" and route == "gateway" and self.gateway_url is not None:
+            limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+            return 200, {
+                "url": self.gateway_url,
+                "shards": self.shard_count,
+                "session_start_limit": limit,
+            }
         if method == "GET" and route == "me":
             return 200, self.bot_user.payload()
         if method == "GET" and route == "application":
@@ -570,7 +587,7 @@ class FakeSession:
             kwargs.get("data"),
             cpu_at=cpu_at,
         )
-        self._on_request(request, _token_of(request.path))
+        self._on_request(request, token_of(request.path))
         response = FakeResponse(method, url, status, body, headers)
         self.discord.cpu_seconds += time.thread_time() - cpu_at
         await self.discord.respond()
@@ -583,7 +600,7 @@ class FakeSession:
         self.closed = True
 
 
-def _token_of(path: str) -> str | None:
+def token_of(path: str) -> str | None:
     parts = path.strip("/").split("/")
     if parts[0] in ("interactions", "webhooks") and len(parts) >= 3:
         return parts[2]

@@ -208,6 +208,11 @@ def not_player(x: str, o: str, env: Any) -> str:
     )
 
 
+def not_player_after(x: str, o: str, env: Any) -> str:
+    """A stranger's answer on a finished board: it has ended, so no "once it ends"."""
+    return f"This game was between {x} and {o}. Start your own with {command_mention(env)}."
+
+
 def game_over(env: Any) -> str:
     return f"This game is over. Start a new one with {command_mention(env)}."
 

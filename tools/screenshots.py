@@ -528,6 +528,25 @@ async def stats_unavailable(world: DemoWorld) -> MemberActor:
     return world.you
 
 
+@state("28-resign-cancelled", "You pressed Cancel on the resign question: the game goes on")
+async def resign_cancelled(world: DemoWorld) -> MemberActor:
+    await ask_to_resign(world)
+    question = world.channel.history(viewer=world.you)[-1]
+    await click_button(world.you, question, "cancel")
+    reached(not game_over(board_message(world)), "the game goes on")
+    return world.you
+
+
+@state("29-review-deleted-player", "Your friend's Review after you deleted your data")
+async def review_deleted_player(world: DemoWorld) -> MemberActor:
+    await beat_friend(world)
+    await world.you.slash(world.channel, "forget-me")
+    await click_button(world.you, last_seen_by(world, world.you), "delete my data")
+    await world.friend.slash(world.channel, "stats")
+    await click_button(world.friend, last_seen_by(world, world.friend), "review 1")
+    return world.friend
+
+
 async def puzzle(world: DemoWorld) -> discord.Message:
     """/puzzle daily:True (the same position on every run: the simulated day's), privately."""
     result = await world.you.slash(world.channel, "puzzle", daily=True)
@@ -548,13 +567,13 @@ def puzzle_over(message: discord.Message) -> bool:
     )
 
 
-@state("28-puzzle", "/puzzle daily:True: the day's puzzle, privately: whose move and the task")
+@state("30-puzzle", "/puzzle daily:True: the day's puzzle, privately: whose move and the task")
 async def puzzle_shown(world: DemoWorld) -> MemberActor:
     await puzzle(world)
     return world.you
 
 
-@state("29-puzzle-solved", "The puzzle solved move by move: the replies, the rating's change")
+@state("31-puzzle-solved", "The puzzle solved move by move: the replies, the rating's change")
 async def puzzle_solved(world: DemoWorld) -> MemberActor:
     message = await puzzle(world)
     for _ in range(5):
@@ -566,7 +585,7 @@ async def puzzle_solved(world: DemoWorld) -> MemberActor:
     return world.you
 
 
-@state("30-puzzle-failed", "A wrong move: what it allows, in the hint's words, and the right moves")
+@state("32-puzzle-failed", "A wrong move: what it allows, in the hint's words, and the right moves")
 async def puzzle_failed(world: DemoWorld) -> MemberActor:
     message = await puzzle(world)
     board = read_board(message)

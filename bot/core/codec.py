@@ -6,11 +6,11 @@ game from the message alone. Layout (at most 69 characters; Discord allows 100):
     ttt2:<verb>:<play>:<x id>:<o id>:<level>:<ending>:<locale>      a board's buttons
     ttt2:<verb>:<challenger id>:<opponent id>:<mark>:<locale>       a challenge's buttons
 
-<verb> is 0-8 (a cell, row by row), r (resign: ask), y (resign: confirmed), h (hint),
-m (rematch), v (review); a (accept) or d (decline) on a challenge. <play> is `m` and the cells
-played in order (`m048`), or `b` and the 9 cells row by row (`bX-O------`) when the order is
-unknown. The bot's id is 0; <level> is e, m, h, i, or - for two people; <ending> is - while the
-game is on, x / o when X / O resigned, t when it expired.
+<verb> is 0-8 (a cell, row by row), r (resign: ask), y (resign: confirmed), k (resign:
+cancelled), h (hint), m (rematch), v (review); a (accept) or d (decline) on a challenge. <play>
+is `m` and the cells played in order (`m048`), or `b` and the 9 cells row by row (`bX-O------`)
+when the order is unknown. The bot's id is 0; <level> is e, m, h, i, or - for two people;
+<ending> is - while the game is on, x / o when X / O resigned, t when it expired.
 
 Boards posted before move lists were kept (`ttt:<verb>:<board>:<x>:<o>:<level>:<ending>`) still
 decode: their move order is unknown and they speak English.
@@ -58,7 +58,7 @@ _GAME_STATE = re.compile(
     rf"(?P<play>m[0-8]{{0,9}}|b[XO-]{{9}}):(?P<x>{_ID}):(?P<o>{_ID}):(?P<level>[emhi-])"
     rf":(?P<ending>[xot-]):(?P<locale>{_LOCALE})"
 )
-_GAME_ID = re.compile(rf"ttt2:(?P<verb>[0-8rymhv]):(?P<state>{_GAME_STATE.pattern})")
+_GAME_ID = re.compile(rf"ttt2:(?P<verb>[0-8rykmhv]):(?P<state>{_GAME_STATE.pattern})")
 _CHALLENGE_ID = re.compile(
     rf"ttt2:(?P<verb>[ad]):(?P<state>(?P<challenger>{_ID}):(?P<opponent>{_ID}):(?P<mark>[XO])"
     rf":(?P<locale>{_LOCALE}))"
@@ -77,6 +77,7 @@ class Verb(StrEnum):
 
     RESIGN = "r"
     CONFIRM_RESIGN = "y"
+    KEEP_PLAYING = "k"  # the resign question's Cancel
     HINT = "h"
     REMATCH = "m"
     REVIEW = "v"

@@ -12,6 +12,10 @@ from typing import NamedTuple
 import tictactoe as ttt
 
 AI = 0  # the player id that stands for the bot itself
+# The ids that stand for players who deleted their data, in a recorded game rebuilt for its
+# review (the second when both did). No Discord user has them: snowflakes start far higher.
+DELETED_PLAYER = 1
+DELETED_PLAYERS = frozenset({DELETED_PLAYER, DELETED_PLAYER + 1})
 MAX_SNOWFLAKE = 2**64 - 1
 SOURCE_LOCALE = "en-US"
 

@@ -110,6 +110,11 @@ class Resign:
 
 
 @dataclass(frozen=True, slots=True)
+class KeepPlaying:
+    """The resign question's Cancel: answer on the question; the board is untouched."""
+
+
+@dataclass(frozen=True, slots=True)
 class Decline:
     """The challenged user said no: show it and free the channel."""
 
@@ -117,7 +122,7 @@ class Decline:
     challenge: Challenge
 
 
-Decision = Refuse | Update | Expire | Start | Private | AskResign | Resign | Decline
+Decision = Refuse | Update | Expire | Start | Private | AskResign | Resign | KeepPlaying | Decline
 
 
 def idle_seconds(state: State, game_timeout: float) -> float:
@@ -160,6 +165,11 @@ def decide_click(
         return Refuse(Refusal.STALE, state)
     if isinstance(state, Game) and state.is_over:
         return _on_finished(live, seen, user_id, state, rng)
+    if seen.click.verb is Verb.KEEP_PLAYING:
+        # The resign question's Cancel: saying no changes nothing, whatever memory holds.
+        if not isinstance(state, Game) or state.mark_of(user_id) is None:
+            return Refuse(Refusal.INVALID, state)
+        return KeepPlaying()
     if seen.click.verb is Verb.CONFIRM_RESIGN:
         # Pressed on the private confirmation: the board is the channel's live message.
         return _on_confirm_resign(live, user_id, seen.click)
@@ -250,6 +260,7 @@ __all__ = [
     "Decision",
     "Decline",
     "Expire",
+    "KeepPlaying",
     "Live",
     "Private",
     "PrivateKind",

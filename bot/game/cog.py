@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import random
 import time
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from bot.core.policy import (
     Decision,
     Decline,
     Expire,
+    KeepPlaying,
     Private,
     Refusal,
     Refuse,
@@ -272,6 +274,9 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
                 await controls.ask_resign(self, interaction, scope, old, game)
             case Resign(old=old, new=new):
                 await controls.resign(self, interaction, scope, old, new)
+            case KeepPlaying():
+                self.metrics.clicks_other.inc()
+                await controls.keep_playing(interaction)
             case Decline(old=old, challenge=challenge):
                 await controls.decline(self, interaction, scope, old, challenge)
 
@@ -391,7 +396,8 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         )
 
     def deadline(self, interaction: Interaction, idle: float) -> int:
-        return int(sent_at(interaction) + idle)
+        # Rounded up: a deadline shown a second early would read "60 seconds" for a minute.
+        return math.ceil(sent_at(interaction) + idle)
 
     def jump_url(self, channel: int, live: Live) -> str:
         return jump_url(live.guild_id, channel, live.message_id)

@@ -16,7 +16,7 @@ from bot.game.delivery import Landed, landed
 from bot.game.interactions import Interaction, channel_id, sent_at, where
 from bot.ui import card_view, reply_view, tell, update_message
 from bot.view.board import render_challenge_declined, render_expired, render_game, render_state
-from bot.view.replies import render_resign_question, render_resigned
+from bot.view.replies import render_not_resigned, render_resign_question, render_resigned
 from bot.view.teaching import render_hint, render_review
 
 if TYPE_CHECKING:
@@ -109,6 +109,12 @@ async def resign(
     reply = render_resigned(str(interaction.locale), url)
     await interaction.response.edit_message(content=reply.text, view=None)
     cog.announce(old.message_id, new, sent_at(interaction), *old.where)
+
+
+async def keep_playing(interaction: Interaction) -> None:
+    """The resign question's Cancel: the question becomes the answer; the board is untouched."""
+    reply = render_not_resigned(str(interaction.locale))
+    await interaction.response.edit_message(content=reply.text, view=None)
 
 
 async def decline(

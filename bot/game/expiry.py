@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -90,17 +89,19 @@ class Expiry:
             if live.unsure_of is not None:
                 # The last edit's fate is unknown: redraw only what the message really shows.
                 state = await self.delivery.shown_state(live)
+            # Discord's clock, as every other end time (a snowflake's); a simulated one in tests.
+            now = discord.utils.utcnow().timestamp()
             if isinstance(state, Game) and state.is_over:
                 # It ended on the board by an edit whose fate was unknown: announced now.
                 assert live.message_id is not None
-                self._announce(live.message_id, state, time.time(), *live.where)
+                self._announce(live.message_id, state, now, *live.where)
                 return
             try:
                 await self.delivery.edit_by_token(live, render_expired(state, self._bot_id()))
             finally:
                 # The time is up whether or not the board could be redrawn.
                 if isinstance(state, Game) and live.message_id is not None:
-                    self._announce(live.message_id, state.expire(), time.time(), *live.where)
+                    self._announce(live.message_id, state.expire(), now, *live.where)
             log.debug("Channel %s: %s expired", scope, describe(state))
         except (discord.HTTPException, codec.CodecError, StopIteration) as error:
             log.warning("Channel %s: could not show the expiry: %s", scope, error)

@@ -92,7 +92,9 @@ class PuzzleCog(commands.Cog, name="Puzzles"):
         try:
             self.memory.set_puzzle_ratings(await read())
         except Exception as error:
-            log.warning("Could not read the puzzle ratings: %r", error)
+            # Info, not a warning: a database down at start-up is already reported once, by
+            # the records; puzzles go on with their first ratings.
+            log.info("Puzzles are rated from their first ratings: reading them failed: %r", error)
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

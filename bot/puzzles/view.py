@@ -12,7 +12,7 @@ from typing import NamedTuple
 import tictactoe as ttt
 from bot.i18n import translations
 from bot.puzzles.ids import Mode, Shown, cell_ids, next_id
-from bot.view.board import ACCENT_NEUTRAL, ACCENT_OF_MARK, ACCENT_WIN, MARK_SWATCH, _cell_looks
+from bot.view.board import ACCENT_NEUTRAL, ACCENT_OF_MARK, ACCENT_WIN, MARK_SWATCH, cell_looks
 from bot.view.cards import ButtonSpec, Card, Cells, Reply, Style
 from bot.view.teaching import reason_text
 from bot.view.words import Translate, cell_name, cells_named
@@ -52,7 +52,7 @@ def render_puzzle(
         lines.extend(_rating_lines(shown, change, _))
     board = attempt.board
     winning = _winning_cells(board) if attempt.status is Status.WON else frozenset()
-    styles, labels = _cell_looks(board, winning)
+    styles, labels = cell_looks(board, winning)
     cells = Cells(cell_ids(encode(attempt), shown), styles, labels)
     controls: tuple[ButtonSpec, ...] = ()
     if task is None:

@@ -11,11 +11,9 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from bot.core.finished import Finish, FinishedGame, Place, ending_of, snowflake_time, winner_of
-from bot.core.game import Game
+from bot.core.game import DELETED_PLAYER, Game
 
 BOT_PLAYER = 0  # the player id that stands for the bot, as in bot.core.game.AI
-# Stands for a player who deleted their data, where a Game needs a player id (a review).
-DELETED_PLAYER = 1
 LEVELS = ("easy", "medium", "hard", "impossible")
 
 RowT = TypeVar("RowT")

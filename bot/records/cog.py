@@ -27,6 +27,7 @@ from bot.records.view import PER_PAGE, PUZZLES, RATINGS, VS_BOT
 from bot.ui import apologise, card_view, release, tell, update_message
 from bot.view.cards import Card
 from bot.view.teaching import render_review
+from bot.view.words import command_mention
 
 if TYPE_CHECKING:
     from bot.app import TicTacToeBot
@@ -63,15 +64,6 @@ class RecordsCog(commands.Cog, name="Records"):
         self.writer = writer
         self.read_timeout = read_timeout
         self._reads_failing = False
-        # discord.py tries these buttons' pattern on every click (one regex match); a listener
-        # of every interaction would cost a click a task.
-        self.button = _button_class(self)
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(self.button)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(self.button)
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -158,7 +150,10 @@ class RecordsCog(commands.Cog, name="Records"):
             )
             return records_render.render_puzzle_board(solvers, locale, in_server=in_server)
         ratings = await self._read(interaction, self.records.rating_board(guild_id, page, PER_PAGE))
-        return records_render.render_rating_board(ratings, locale, in_server=in_server)
+        command = command_mention(self.bot.command_ids.get("tictactoe"))
+        return records_render.render_rating_board(
+            ratings, locale, in_server=in_server, command=command
+        )
 
     # ------------------------------------------------------------------ /forget-me
 
@@ -191,6 +186,25 @@ class RecordsCog(commands.Cog, name="Records"):
         await interaction.edit_original_response(content=reply.text, view=None)
 
     # ------------------------------------------------------------------ buttons
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """The records' buttons, routed by custom_id like the game's (see bot/ui.py): the cards
+        are sent as plain JSON, so nothing of discord.py's views is built on a click."""
+        if interaction.type is not discord.InteractionType.component or interaction.data is None:
+            return
+        custom_id = str(interaction.data.get("custom_id", ""))
+        if not custom_id.startswith(buttons.PREFIX):
+            return
+        click = buttons.parse(custom_id)
+        if click is None:  # forged, or another version's: answered rather than left to time out
+            log.warning("Rejected records button %r", custom_id)
+            try:
+                await apologise(interaction)
+            finally:
+                release(interaction)
+            return
+        await self.on_button(interaction, click)
 
     async def on_button(self, interaction: Interaction, click: buttons.RecordsClick) -> None:
         try:
@@ -247,26 +261,3 @@ class RecordsCog(commands.Cog, name="Records"):
             self._reads_failing = False
             log.info("Stats are available again")
         return result
-
-
-def _button_class(cog: RecordsCog) -> type[discord.ui.DynamicItem[discord.ui.Button[Any]]]:
-    """The records' buttons for discord.py, bound to this cog: each click goes to on_button."""
-
-    class RecordsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=buttons.PATTERN):
-        def __init__(self, click: buttons.RecordsClick, custom_id: str) -> None:
-            super().__init__(discord.ui.Button(custom_id=custom_id))
-            self.click = click
-
-        @classmethod
-        async def from_custom_id(
-            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-        ) -> RecordsButton:
-            custom_id = str(match.string)
-            click = buttons.parse(custom_id)
-            assert click is not None  # the template matched
-            return cls(click, custom_id)
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await cog.on_button(interaction, self.click)
-
-    return RecordsButton

@@ -114,7 +114,7 @@ def render_stats(
 
 def _rating_line(stats: PlayerStats, locale: str | None, in_server: bool, _: Translate) -> str:
     if stats.rating is None:
-        return _("**Rating:** none yet: games against people are rated.")
+        return _("**Rating:** none yet. Only games between two people are rated.")
     rating = rating_text(stats.rating, locale)
     if stats.rating.provisional:
         rating = _("{rating} (provisional: a few more games settle it)").format(rating=rating)
@@ -165,12 +165,17 @@ def _game_line(record: GameRecord, user_id: int, _: Translate) -> str:
 # ------------------------------------------------------------------------------ /leaderboard
 
 
-def render_rating_board(page: Page[RatingRow], locale: str | None, *, in_server: bool) -> Card:
+def render_rating_board(
+    page: Page[RatingRow], locale: str | None, *, in_server: bool, command: str
+) -> Card:
+    """`command`: /tictactoe as the message shows it (see bot.view.words.command_mention)."""
     tr = translations(locale)
     _ = tr.gettext
     lines = [_scope_line(in_server, _)]
     if not page.rows:
-        lines.append(_("Nobody has a rating here yet: play someone with /tictactoe."))
+        lines.append(
+            _("Nobody has a rating here yet: play someone with {command}.").format(command=command)
+        )
     for row in page.rows:
         lines.append(
             f"**{number(row.rank, locale)}.** <@{row.user_id}> · {rating_text(row.rating, locale)}"
@@ -213,19 +218,28 @@ def render_bot_board(page: Page[BotRow], locale: str | None, *, in_server: bool)
     tr = translations(locale)
     _ = tr.gettext
     lines = [_scope_line(in_server, _)]
+    impossible, hard = difficulty_name(ttt.IMPOSSIBLE, _), difficulty_name(ttt.HARD, _)
     if not page.rows:
-        lines.append(_("Nobody has played me here yet."))
+        lines.append(
+            _("Nobody here has beaten me on {hard} or drawn with me on {impossible} yet.").format(
+                hard=hard, impossible=impossible
+            )
+        )
     else:
         lines.append(
             _("Longest unbeaten run against {impossible} · wins against {hard}").format(
-                impossible=difficulty_name(ttt.IMPOSSIBLE, _), hard=difficulty_name(ttt.HARD, _)
+                impossible=impossible, hard=hard
             )
         )
     for row in page.rows:
-        lines.append(
-            f"**{number(row.rank, locale)}.** <@{row.user_id}> · "
-            f"{number(row.best_unbeaten_impossible, locale)} · {number(row.wins_hard, locale)}"
+        # Translators: a row of the bot board, under the line that explains both numbers.
+        numbers = _("unbeaten vs {impossible}: {unbeaten} · wins vs {hard}: {wins}").format(
+            impossible=impossible,
+            unbeaten=number(row.best_unbeaten_impossible, locale),
+            hard=hard,
+            wins=number(row.wins_hard, locale),
         )
+        lines.append(f"**{number(row.rank, locale)}.** <@{row.user_id}> · {numbers}")
     lines.append(page_line(page, locale))
     return Card(
         ACCENT_OF_MARK[ttt.X],
@@ -261,6 +275,14 @@ def _page_buttons(page: Page[Any], table: str, _: Translate) -> tuple[ButtonSpec
 
 def page_line(page: Page[Any], locale: str | None) -> str:
     _ = translations(locale).gettext
+    shown = page.pages * PER_PAGE
+    if page.total > shown:  # the board stops at its top rows (see bot.records.sql.reading)
+        return _("-# Page {page} of {pages}: the top {shown} of {total} players").format(
+            page=number(page.page + 1, locale),
+            pages=number(page.pages, locale),
+            shown=number(shown, locale),
+            total=number(page.total, locale),
+        )
     return _("-# Page {page} of {pages}").format(
         page=number(page.page + 1, locale), pages=number(page.pages, locale)
     )

@@ -67,8 +67,8 @@ def _accent(game: Game) -> int:
 
 
 def _game_heading(game: Game, bot_id: int, _: Translate) -> str:
-    x_line = f"{MARK_SWATCH[ttt.X]} **X** {mention(game.x_player, bot_id)}"
-    o_line = f"{MARK_SWATCH[ttt.O]} **O** {mention(game.o_player, bot_id)}"
+    x_line = f"{MARK_SWATCH[ttt.X]} **X** {mention(game.x_player, bot_id, _)}"
+    o_line = f"{MARK_SWATCH[ttt.O]} **O** {mention(game.o_player, bot_id, _)}"
     if game.difficulty is not None:
         level = _level_label(game.locale, game.difficulty)
         bot_line_is_x = game.x_player == AI
@@ -106,31 +106,32 @@ def _game_status(game: Game, bot_id: int, deadline: int | None, retired: bool, _
 
 def result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) -> str:
     if not game.is_over:
-        mover = mention(game.player_to_move, bot_id)
+        mover = mention(game.player_to_move, bot_id, _)
         turn = _("▶️ {player} to move ({mark}).").format(player=mover, mark=game.mark_to_move)
         if deadline is None:
             return turn
         return _("{turn} Time runs out <t:{deadline}:R>.").format(turn=turn, deadline=deadline)
     if game.ending is Ending.EXPIRED:
-        late = mention(game.player_to_move, bot_id)
+        late = mention(game.player_to_move, bot_id, _)
         return _("⏱️ {player} ran out of time: the game is over.").format(player=late)
     winner = game.winner_id
     if winner is not None and game.ending is not None:
         loser = game.x_player if game.ending is Ending.X_RESIGNED else game.o_player
         return _("🏳️ {loser} resigned: **{winner} wins.**").format(
-            loser=mention(loser, bot_id), winner=mention(winner, bot_id)
+            loser=mention(loser, bot_id, _), winner=mention(winner, bot_id, _)
         )
     if winner is not None:
-        return _("🏆 **{winner} wins** with three in a row!").format(winner=mention(winner, bot_id))
+        winner_name = mention(winner, bot_id, _)
+        return _("🏆 **{winner} wins** with three in a row!").format(winner=winner_name)
     return _("🤝 **Draw:** nobody can win any more.")
 
 
 def _cells(game: Game, key: str) -> Cells:
-    return Cells(codec.cell_ids(key), *_cell_looks(game.board, game.winning_cells))
+    return Cells(codec.cell_ids(key), *cell_looks(game.board, game.winning_cells))
 
 
 @lru_cache(maxsize=1024)  # per position, and thousands of games share a few hundred
-def _cell_looks(
+def cell_looks(
     board: Rows, winning: frozenset[ttt.Action]
 ) -> tuple[tuple[Style, ...], tuple[str, ...]]:
     """Each cell's style, and each cell's label, row by row."""

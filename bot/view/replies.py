@@ -35,7 +35,13 @@ def render_refusal(
             )
         )
     if reason is Refusal.NOT_PLAYER and isinstance(state, Game):
-        x_name, o_name = mention(state.x_player, bot_id), mention(state.o_player, bot_id)
+        x_name, o_name = mention(state.x_player, bot_id, _), mention(state.o_player, bot_id, _)
+        if state.is_over:
+            return Reply(
+                _("This game was between {x} and {o}. Start your own with {command}.").format(
+                    x=x_name, o=o_name, command=command
+                )
+            )
         return Reply(
             _(
                 "This game is between {x} and {o}. Start your own with {command} once it ends."
@@ -43,7 +49,7 @@ def render_refusal(
         )
     if reason is Refusal.NOT_YOUR_TURN and isinstance(state, Game):
         return Reply(
-            _("It's {player}'s turn.").format(player=mention(state.player_to_move, bot_id))
+            _("It's {player}'s turn.").format(player=mention(state.player_to_move, bot_id, _))
         )
     if reason is Refusal.ONLY_OPPONENT and isinstance(state, Challenge):
         return Reply(
@@ -83,7 +89,13 @@ def render_resign_question(game: Game, locale: str | None) -> Reply:
         _("Yes, resign"),
         "🏳️",
     )
-    return Reply(_("Resign this game? Your opponent wins."), (confirm,))
+    keep = ButtonSpec(codec.control_id(game, Verb.KEEP_PLAYING), Style.SECONDARY, _("Cancel"))
+    return Reply(_("Resign this game? Your opponent wins."), (confirm, keep))
+
+
+def render_not_resigned(locale: str | None) -> Reply:
+    _ = translations(locale).gettext
+    return Reply(_("You did not resign: the game goes on."))
 
 
 def render_resigned(locale: str | None, board_url: str | None) -> Reply:

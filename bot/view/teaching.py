@@ -25,11 +25,11 @@ def render_hint(game: Game, locale: str | None) -> Reply:
     tr = translations(locale)
     _ = tr.gettext
     advice = hint([list(row) for row in game.board])
-    lines = [
-        _("💡 **Hint for {mark}**, by perfect play (counted in the winner's moves):").format(
-            mark=advice.player
-        )
-    ]
+    if any(cell.outcome is not Outcome.DRAW for cell in advice.cells):
+        header = _("💡 **Hint for {mark}**, by perfect play (counted in the winner's moves):")
+    else:  # every cell draws: no moves to count
+        header = _("💡 **Hint for {mark}**, by perfect play:")
+    lines = [header.format(mark=advice.player)]
     for cell in advice.cells:
         star = "⭐ " if cell.action in advice.best else ""
         lines.append(
@@ -107,9 +107,9 @@ def render_review(game: Game, locale: str | None, bot_id: int) -> Reply:
     }
     heading = _("📜 **Review**: {x} {x_player} · {o} {o_player}").format(
         x=f"{MARK_SWATCH[ttt.X]} X",
-        x_player=mention(game.x_player, bot_id),
+        x_player=mention(game.x_player, bot_id, _),
         o=f"{MARK_SWATCH[ttt.O]} O",
-        o_player=mention(game.o_player, bot_id),
+        o_player=mention(game.o_player, bot_id, _),
     )
     numbered_moves = [
         f"{move.ply}. **{move.player}** {cell_name(move.action, _)}: {verdicts[move.verdict]}"

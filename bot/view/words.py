@@ -6,7 +6,7 @@ import gettext
 from collections.abc import Callable
 
 import tictactoe as ttt
-from bot.core.game import AI
+from bot.core.game import AI, DELETED_PLAYERS
 from bot.i18n import ListStyle, format_list
 from tictactoe.review import Outcome
 from tictactoe.review import cell_action as numbered_cell
@@ -14,7 +14,10 @@ from tictactoe.review import cell_action as numbered_cell
 Translate = Callable[[str], str]
 
 
-def mention(user_id: int, bot_id: int) -> str:
+def mention(user_id: int, bot_id: int, _: Translate) -> str:
+    """A player as a message names them: the bot, a person, or a player who deleted their data."""
+    if user_id in DELETED_PLAYERS:
+        return _("a deleted player")
     return f"<@{bot_id if user_id == AI else user_id}>"
 
 

@@ -10,6 +10,7 @@ import re
 import signal
 import subprocess
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -46,9 +47,9 @@ def chromium() -> str:
 
 
 @pytest.fixture
-def demo() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+def demo(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """`run_demo` in its own process on a free port: the process and the URL it logged."""
-    with running_demo() as (process, url, _):
+    with running_demo(tmp_path) as (process, url, _):
         yield process, url
 
 
@@ -95,6 +96,41 @@ def test_play_a_move_in_the_browser(
     assert b"Traceback" not in stderr
 
 
+def test_challenge_a_friend_by_name_today_closing_in_a_minute(
+    chromium: str, demo: tuple[subprocess.Popen[bytes], str]
+) -> None:
+    process, url = demo
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1100, "height": 720})
+            page.set_default_timeout(ACTION_TIMEOUT)
+            page.goto(url)
+            viewers = page.locator("#viewer-picker option").all_inner_texts()
+            assert [name.split()[0] for name in viewers] == ["Alex", "Sam", "Robin"]
+
+            page.locator("#channel-composer-input").fill("/tictactoe")
+            page.locator(".command-entry", has_text="/tictactoe").click()
+            page.locator(".command-suggestion[data-value=opponent]").click()
+            page.locator(".command-suggestion", has_text="Sam").click()
+            page.locator("#send-message").click()
+            today = datetime.now().astimezone()  # the demo shows this computer's time zone
+
+            challenge = page.locator(".channel-message", has_text="Tic-Tac-Toe challenge").last
+            expect(challenge).to_contain_text("@Sam, @Alex challenges you!")
+            # It closes after CHALLENGE_SECONDS, worded from now (the bot drops the fraction of
+            # a second, so "60 seconds" or "1 minute"); at this computer's date, not 1/1/26.
+            expect(challenge).to_contain_text(re.compile(r"closes in (1 minute|60 seconds)\."))
+            expect(challenge).to_contain_text(f"{today.month}/{today.day}/{today:%y}, ")
+        finally:
+            browser.close()
+
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=START_TIMEOUT)
+    assert process.returncode == 0, stderr.decode()
+    assert b"Traceback" not in stderr
+
+
 def test_stats_and_the_leaderboard_from_the_composer(
     chromium: str, demo: tuple[subprocess.Popen[bytes], str]
 ) -> None:
@@ -123,7 +159,9 @@ def test_stats_and_the_leaderboard_from_the_composer(
             expect(board).to_contain_text("Players of this server")
             board.locator(".component-button", has_text="Against me").click()
             switched = page.locator(".channel-message", has_text="Leaderboard: against me").last
-            expect(switched).to_contain_text("Nobody has played me here yet.")
+            expect(switched).to_contain_text(
+                "Nobody here has beaten me on Hard or drawn with me on Impossible yet."
+            )
         finally:
             browser.close()
 

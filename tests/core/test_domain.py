@@ -47,7 +47,14 @@ BIGGEST_ID = 2**64 - 1  # the largest snowflake Discord can hand out
 ALICE, BOB = 111111111111111111, 222222222222222222
 BOT_ID = 999999999999999999
 DEADLINE = 1767225600
-GAME_VERBS = (Verb.RESIGN, Verb.CONFIRM_RESIGN, Verb.HINT, Verb.REMATCH, Verb.REVIEW)
+GAME_VERBS = (
+    Verb.RESIGN,
+    Verb.CONFIRM_RESIGN,
+    Verb.KEEP_PLAYING,
+    Verb.HINT,
+    Verb.REMATCH,
+    Verb.REVIEW,
+)
 
 RED = discord.Colour.red().value
 BLURPLE = discord.Colour.blurple().value
@@ -376,6 +383,8 @@ def test_challenges_of_the_previous_version_still_decode():
         "ttt2:0:b--------:1:0:i:-:en-US",  # 8 cells
         "ttt2:a:m:1:0:i:-:en-US",  # accept on a board
         "ttt2:y:1:2:X:en-US",  # resign on a challenge
+        "ttt2:k:1:2:X:en-US",  # the resign question's Cancel on a challenge
+        "ttt:k:---------:1:0:i:-",  # the previous version had no Cancel
         "ttt2:a:1:1:X:en-US",  # a challenge to oneself
         "ttt2:a:1:0:X:en-US",  # a challenge to the bot
         f"ttt2:0:m:{2**64}:0:i:-:en-US",

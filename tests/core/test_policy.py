@@ -18,6 +18,7 @@ from bot.core.policy import (
     AskResign,
     Decline,
     Expire,
+    KeepPlaying,
     Live,
     Private,
     PrivateKind,
@@ -66,6 +67,8 @@ def expected(game, verb, cell, user, *, live_matches=True, confirm_live=True):
         if not is_player:
             return ("refuse", Refusal.NOT_PLAYER)
         return ("private", PrivateKind.REVIEW) if verb is Verb.REVIEW else ("start",)
+    if verb is Verb.KEEP_PLAYING:
+        return ("keep_playing",) if is_player else ("refuse", Refusal.INVALID)
     if verb is Verb.CONFIRM_RESIGN:
         if not is_player:
             return ("refuse", Refusal.INVALID)
@@ -108,6 +111,8 @@ def summary(decision):
             return ("expire",)
         case Decline():
             return ("decline",)
+        case KeepPlaying():
+            return ("keep_playing",)
     raise AssertionError(decision)
 
 
@@ -134,7 +139,7 @@ def test_every_board_button_and_clicker_against_the_rules(positions):
                         user,
                     )
                     checked += 1
-    assert checked == 5478 * 2 * 16 * 3
+    assert checked == 5478 * 2 * 17 * 3  # 9 cells and 8 controls
 
 
 def test_an_accepted_move_plays_the_cell_and_the_bots_reply(positions):
@@ -258,7 +263,7 @@ def test_only_the_challenged_user_answers(verb, user):
     decision = decide_click(
         live_for(CHALLENGE), seen(CHALLENGE, verb), user, game_timeout=TIMEOUT, rng=random.Random()
     )
-    if verb is Verb.CONFIRM_RESIGN or verb not in (Verb.ACCEPT, Verb.DECLINE):
+    if verb not in (Verb.ACCEPT, Verb.DECLINE):
         assert decision == Refuse(Refusal.INVALID, CHALLENGE)
     elif user != BOB:
         assert decision == Refuse(Refusal.ONLY_OPPONENT, CHALLENGE)

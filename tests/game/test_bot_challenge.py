@@ -24,6 +24,7 @@ from bot_helpers import (
     marks_keep_their_colours,
     message_by_id,
     not_player,
+    not_player_after,
     post_forged,
     resign,
     snapshot,
@@ -266,7 +267,7 @@ async def test_review_is_for_both_players_of_a_finished_game(world):
         assert review.response.content != APOLOGY
     stranger = await click_control(carol, finished, "Review")
     assert stranger.ephemeral
-    assert stranger.response.content == not_player(alice.mention, bob.mention, env)
+    assert stranger.response.content == not_player_after(alice.mention, bob.mention, env)
     assert snapshot(message_by_id(channel, finished.id)) == before
 
 
@@ -290,7 +291,7 @@ async def test_a_resign_confirmation_only_ever_resigns_whoever_presses_it(world)
     env, channel, alice, bob, carol = world.env, world.channel, world.alice, world.bob, world.carol
     board_message = await accepted(world)
     asked = await click_control(alice, board_message, "Resign")
-    (confirm,) = buttons(asked.followups[0].message)
+    confirm, _cancel = buttons(asked.followups[0].message)
     assert confirm.custom_id is not None
     assert asked.followups[0].id not in [m.id for m in channel.history(viewer=bob)]
     copy = await post_forged(env, channel, confirm.custom_id)

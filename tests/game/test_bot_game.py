@@ -31,6 +31,7 @@ from bot_helpers import (
     marks_keep_their_colours,
     message_by_id,
     not_player,
+    not_player_after,
     resign,
     snapshot,
     status,
@@ -291,7 +292,8 @@ async def test_resign_asks_privately_first_and_changes_nothing(world):
     assert asked.followups[0].content == RESIGN_QUESTION
     question = asked.followups[0].message
     assert [(b.label, b.style) for b in buttons(question)] == [
-        ("Yes, resign", discord.ButtonStyle.danger)
+        ("Yes, resign", discord.ButtonStyle.danger),
+        ("Cancel", discord.ButtonStyle.secondary),
     ]
     assert snapshot(message_by_id(channel, board_message.id)) == before
     # Only alice sees the question: it is not in what the others see of the channel.
@@ -300,6 +302,26 @@ async def test_resign_asks_privately_first_and_changes_nothing(world):
     with pytest.raises(SetupError):
         await click_label(carol, question, "Yes, resign")
     assert snapshot(message_by_id(channel, board_message.id)) == before
+
+
+async def test_cancel_on_the_resign_question_keeps_the_game_going(world):
+    channel, alice = world.channel, world.alice
+    await alice.slash(channel, "tictactoe")
+    await click_cell(alice, channel.last_message, (0, 0))
+    board_message = channel.last_message
+    asked = await click_control(alice, board_message, "Resign")
+    before = snapshot(message_by_id(channel, board_message.id))
+    cancelled = await click_label(alice, asked.followups[0].message, "Cancel")
+    # The private question becomes the answer, without buttons; the board is untouched.
+    assert cancelled.response.id == asked.followups[0].id
+    assert cancelled.response.ephemeral
+    assert cancelled.response.content == "You did not resign: the game goes on."
+    assert cancelled.response.components == []
+    assert snapshot(message_by_id(channel, board_message.id)) == before
+    # The game goes on: the next move is played on the same board.
+    await click_cell(alice, message_by_id(channel, board_message.id), (2, 2))
+    assert board_of(message_by_id(channel, board_message.id))[2][2] == ttt.X
+    assert channel.last_message.id == board_message.id
 
 
 async def test_confirmed_resign_ends_the_game_and_frees_the_channel(world):
@@ -388,7 +410,7 @@ async def test_review_of_a_finished_game_is_for_its_players_only(world):
     assert review.response.content != APOLOGY
     stranger = await click_control(carol, finished, "Review")
     assert stranger.ephemeral
-    assert stranger.response.content == not_player(alice.mention, bot_mention(env), env)
+    assert stranger.response.content == not_player_after(alice.mention, bot_mention(env), env)
     assert snapshot(channel.last_message) == before
 
 
@@ -414,7 +436,7 @@ async def test_rematch_retires_the_old_board_and_swaps_marks(world):
     finished_status = status(finished)
     stranger = await click_control(carol, finished, "Rematch")
     assert stranger.ephemeral
-    assert stranger.response.content == not_player(alice.mention, bot_mention(env), env)
+    assert stranger.response.content == not_player_after(alice.mention, bot_mention(env), env)
 
     result = await click_control(alice, finished, "Rematch")
     assert not result.ephemeral

@@ -83,6 +83,15 @@ async def test_every_cell_of_a_hint_matches_the_brute_force(world, play_as, diff
     for index in empty:
         assert outcomes[index] == expected_outcome(cells, index), CELL_NAMES[index]
     assert starred == best_moves(cells)
+    # Moves are counted only where some cell wins or loses: a hint of draws says nothing of them.
+    header = hint.response.content.splitlines()[0]
+    mark = "X" if cells.count(None) % 2 else "O"
+    if set(outcomes.values()) == {"draw"}:
+        assert header == f"💡 **Hint for {mark}**, by perfect play:"
+    else:
+        assert header == (
+            f"💡 **Hint for {mark}**, by perfect play (counted in the winner's moves):"
+        )
 
 
 async def test_a_review_marks_every_move_as_the_brute_force_does(world):

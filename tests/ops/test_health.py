@@ -7,150 +7,27 @@ Discord (fake_discord/), and the page is parsed with prometheus-client's own par
 """
 
 import asyncio
-import json
 import random
 from collections.abc import AsyncIterator
 
 import aiohttp
 import discord
 import pytest
-from aiohttp import web
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import TicTacToeBot
 from bot.records.startup import start_records
 from bot.settings import Settings
 from fake_discord import Fault, Harness, first_empty, is_over, text
+from fake_discord.loopback import Loopback
 from fake_discord.rest import TOKEN
 from testdb.postgres import start_or_skip
 
-APP_ID = "123456789012345678"
-GUILD_ID = "223456789012345678"
-BOT_USER = {
-    "id": APP_ID,
-    "username": "TicTacToe",
-    "discriminator": "0",
-    "avatar": None,
-    "bot": True,
-}
-
-
-def json_response(
-    payload: object, status: int = 200, headers: dict[str, str] | None = None
-) -> web.Response:
-    # discord.py decodes a body only if its content type is exactly application/json.
-    body = json.dumps(payload).encode()
-    headers = {**(headers or {}), "Content-Type": "application/json"}
-    return web.Response(body=body, status=status, headers=headers)
-
-
-class LoopbackDiscord:
-    """Discord's REST calls of a start-up, and a gateway whose READY, GUILD_CREATE and RESUMED
-    the test sends when it chooses. What the bot sends on the gateway (IDENTIFY, RESUME) is
-    queued for the test to wait on."""
-
-    def __init__(self) -> None:
-        self.received: asyncio.Queue[tuple[int, web.WebSocketResponse]] = asyncio.Queue()
-        self.sequence = 0
-        self.rate_limited = False
-        app = web.Application()
-        app.router.add_get("/api/v10/users/@me", self.me)
-        app.router.add_get("/api/v10/oauth2/applications/@me", self.application)
-        app.router.add_get(f"/api/v10/applications/{APP_ID}/commands", self.commands)
-        app.router.add_put(f"/api/v10/applications/{APP_ID}/commands", self.commands)
-        app.router.add_get("/api/v10/gateway/bot", self.gateway_info)
-        app.router.add_get("/gateway", self.gateway)
-        self.runner = web.AppRunner(app)
-        self.url = ""
-
-    async def __aenter__(self) -> "LoopbackDiscord":
-        await self.runner.setup()
-        site = web.TCPSite(self.runner, "127.0.0.1", 0)
-        await site.start()
-        host, port = self.runner.addresses[0][:2]
-        self.url = f"http://{host}:{port}"
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.runner.cleanup()
-
-    async def me(self, request: web.Request) -> web.Response:
-        return json_response(BOT_USER)
-
-    async def application(self, request: web.Request) -> web.Response:
-        return json_response(
-            {"id": APP_ID, "name": "TicTacToe", "description": "", "icon": None,
-             "bot_public": True, "bot_require_code_grant": False, "owner": BOT_USER,
-             "verify_key": "0" * 64, "flags": 0}
-        )  # fmt: skip
-
-    async def commands(self, request: web.Request) -> web.Response:
-        if request.method == "GET" and not self.rate_limited:
-            # The first look at the commands is rate-limited: discord.py waits, then retries.
-            self.rate_limited = True
-            body = {"message": "You are being rate limited.", "retry_after": 0, "global": False}
-            headers = {"Via": "1.1 google", "X-RateLimit-Scope": "shared"}
-            return json_response(body, status=429, headers=headers)
-        if request.method == "GET":
-            return json_response([])
-        return json_response(
-            [
-                {"description": "", **p, "id": str(10**17 + i), "application_id": APP_ID}
-                for i, p in enumerate(await request.json())
-            ]
-        )
-
-    async def gateway_info(self, request: web.Request) -> web.Response:
-        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        url = self.url.replace("http", "ws") + "/gateway"
-        return json_response({"url": url, "shards": 1, "session_start_limit": limit})
-
-    async def gateway(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse()
-        await ws.prepare(request)
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45000}}))
-        async for message in ws:
-            op = json.loads(message.data)["op"]
-            if op == 1:  # heartbeat
-                await ws.send_str(json.dumps({"op": 11}))
-            else:
-                await self.received.put((op, ws))
-        return ws
-
-    async def next_from_bot(self, op: int, bot: asyncio.Task) -> web.WebSocketResponse:
-        """Wait for the bot to send `op` (2: IDENTIFY, 6: RESUME); the socket it came on.
-        `bot` is the bot's running start(): if it ends first, its error is raised."""
-        received, ws = await until(self.received.get(), bot)
-        assert received == op, f"expected op {op}, the bot sent op {received}"
-        return ws
-
-    async def dispatch(self, ws: web.WebSocketResponse, event: str, data: object) -> None:
-        self.sequence += 1
-        await ws.send_str(json.dumps({"op": 0, "t": event, "s": self.sequence, "d": data}))
-
-    def ready(self) -> dict[str, object]:
-        return {
-            "v": 10,
-            "user": BOT_USER,
-            "guilds": [{"id": GUILD_ID, "unavailable": True}],
-            "session_id": "session",
-            "resume_gateway_url": self.url.replace("http", "ws") + "/gateway",
-            "shard": [0, 1],
-            "application": {"id": APP_ID, "flags": 0},
-        }
-
-    @staticmethod
-    def guild() -> dict[str, object]:
-        return {
-            "id": GUILD_ID, "name": "club", "icon": None, "owner_id": "1", "roles": [],
-            "emojis": [], "stickers": [], "features": [], "member_count": 1, "large": False,
-            "joined_at": "2026-01-01T00:00:00+00:00", "preferred_locale": "en-US",
-            "premium_tier": 0, "verification_level": 0, "default_message_notifications": 0,
-            "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
-            "system_channel_flags": 0, "afk_timeout": 300, "channels": [], "threads": [],
-            "members": [], "voice_states": [], "presences": [], "stage_instances": [],
-            "guild_scheduled_events": [], "soundboard_sounds": [],
-        }  # fmt: skip
+LOOPBACK_TOKEN = "a-token"
+IDENTIFY, RESUME = (
+    discord.gateway.DiscordWebSocket.IDENTIFY,
+    discord.gateway.DiscordWebSocket.RESUME,
+)
 
 
 def port_of(bot: TicTacToeBot) -> int:
@@ -191,35 +68,41 @@ async def scrape(bot: TicTacToeBot) -> dict[tuple[str, tuple[tuple[str, str], ..
 
 
 @pytest.fixture
-async def loopback(monkeypatch) -> AsyncIterator[LoopbackDiscord]:
-    async with LoopbackDiscord() as fake:
+async def loopback(monkeypatch) -> AsyncIterator[Loopback]:
+    """Discord on loopback, whose READY, GUILD_CREATE and RESUMED this test sends when it
+    chooses; the start-up's first look at the commands is rate-limited (discord.py waits, then
+    retries)."""
+    async with Loopback(token=LOOPBACK_TOKEN, gateway="manual") as fake:
+        limited = Fault("commands", status=429, scope="shared", match=lambda r: r.method == "GET")
+        fake.discord.inject(limited)
         monkeypatch.setattr(discord.http.Route, "BASE", fake.url + "/api/v10")
         yield fake
 
 
 async def test_healthz_through_start_up_a_gateway_drop_and_a_failing_check(loopback):
-    settings = Settings(token="a-token", metrics_port=0)  # any free port
+    settings = Settings(token=LOOPBACK_TOKEN, metrics_port=0)  # any free port
     bot = TicTacToeBot(settings, rng=random.Random(0))
+    guild = loopback.create_guild("club")
     running = asyncio.create_task(bot.start(settings.token))
     try:
-        ws = await loopback.next_from_bot(2, running)  # IDENTIFY: connected, no READY yet
+        ws = await loopback.next_from_bot(IDENTIFY, running)  # connected, no READY yet
         assert await healthz(bot) == (503, "shard 0 not connected\n")
 
         connected = asyncio.ensure_future(bot.wait_for("shard_connect"))
-        await loopback.dispatch(ws, "READY", loopback.ready())
+        await loopback.send(ws, "READY", loopback.ready_payload(ws))
         await until(connected, running)
         assert await healthz(bot) == (503, "shard 0 connecting\n")  # its servers not in yet
 
         ready = asyncio.ensure_future(bot.wait_for("shard_ready"))
-        await loopback.dispatch(ws, "GUILD_CREATE", loopback.guild())
+        await loopback.announce(guild)
         await until(ready, running)
         assert await healthz(bot) == (200, "ok\n")
 
-        await ws.close(code=4000)  # Discord drops the connection; discord.py resumes it
-        ws = await loopback.next_from_bot(6, running)
+        await loopback.drop(ws, code=4000)  # Discord drops the connection; discord.py resumes
+        ws = await loopback.next_from_bot(RESUME, running)
         assert await healthz(bot) == (503, "shard 0 disconnected\n")
         resumed = asyncio.ensure_future(bot.wait_for("shard_resumed"))
-        await loopback.dispatch(ws, "RESUMED", {})
+        await loopback.send(ws, "RESUMED", {})
         await until(resumed, running)
         assert await healthz(bot) == (200, "ok\n")
         reconnects = await scrape(bot)
@@ -228,6 +111,7 @@ async def test_healthz_through_start_up_a_gateway_drop_and_a_failing_check(loopb
         # The start-up's rate-limited request, as discord.py's real HTTP session read it.
         assert reconnects["tictactoe_discord_rate_limits_total", (("scope", "shared"),)] == 1
         assert reconnects["tictactoe_discord_rest_errors_total", (("status", "429"),)] == 1
+        assert not loopback.problems()
 
         # What the records writer will register (the real one comes with the database).
         failing = "the database is unreachable"

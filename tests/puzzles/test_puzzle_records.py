@@ -9,9 +9,19 @@ import pytest
 from bot.records.api import PuzzleAttempt
 from bot.records.rating import START, puzzle_start, rate_attempt
 from bot.records.spool import Spool
-from bot.records.sql.storage import open_records
+from bot.records.sql import paging
+from bot.records.sql.storage import Storage, open_records
 from bot.records.writer import RecordWriter
-from tests.support.records import ALICE, BOB, CAROL, GUILD, OTHER_GUILD, X_WINS, game_id, record
+from tests.support.records import (
+    ALICE,
+    BOB,
+    CAROL,
+    GUILD,
+    OTHER_GUILD,
+    X_WINS,
+    game_id,
+    record,
+)
 from tictactoe import puzzles
 
 T0 = 1_800_000_000.0
@@ -120,6 +130,15 @@ async def test_the_puzzles_board_ranks_by_puzzle_rating_here_and_everywhere(reco
     assert ([row.user_id for row in paged.rows], paged.pages, paged.total) == ([BOB], 2, 3)
 
 
+async def test_the_puzzles_board_stops_at_its_top_rows_like_every_board(records, monkeypatch):
+    monkeypatch.setattr(paging, "MAX_BOARD_ROWS", 2)
+    await records.record_puzzles([attempt(n, 300 + n) for n in range(5)])
+    first = await records.puzzle_board(None, 0, 1)
+    assert (first.pages, first.total) == (2, 5)
+    last = await records.puzzle_board(None, 4, 1)  # past the cap: its last page
+    assert (last.page, [row.rank for row in last.rows]) == (1, [2])
+
+
 async def test_forgetting_a_player_deletes_their_puzzle_rating(records):
     await records.record_puzzles([attempt(1), attempt(2, BOB)])
     await records.record([record(3, ALICE, BOB, X_WINS)])
@@ -161,4 +180,62 @@ async def test_the_writer_stores_games_and_attempts_and_spools_both(database_url
         assert bob.vs_people.wins == 1
         await writer.close()
     finally:
+        await storage.close()
+
+
+class Watched(Storage):
+    """The storage, noting how many items the writer held in memory at each batch it wrote."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.writer: RecordWriter | None = None
+        self.held: list[int] = []
+
+    async def record(self, games):
+        assert self.writer is not None
+        self.held.append(self.writer.in_memory)
+        return await super().record(games)
+
+    async def record_puzzles(self, attempts):
+        assert self.writer is not None
+        self.held.append(self.writer.in_memory)
+        return await super().record_puzzles(attempts)
+
+
+async def test_a_spool_longer_than_memory_gives_back_games_and_attempts_once(
+    database_url, tmp_path
+):
+    spool = tmp_path / "spool.jsonl"
+    left = Spool(spool)  # as a writer stopped during an outage leaves it, one batch twice
+    left.open()
+    items = [
+        item
+        for n in range(0, 20, 2)
+        for item in (record(n, ALICE, BOB, X_WINS), attempt(n + 1, CAROL, solved=n % 4 == 0))
+    ]
+    left.append(items)
+    left.append(items[:6])
+    left.close()
+
+    storage = Watched(database_url)
+    await storage.migrate()
+    writer = RecordWriter(storage, spool, batch_size=2, max_in_memory=3)
+    storage.writer = writer
+    try:
+        assert await writer.start() == 20
+        writer.submit(attempt(40, BOB))  # arrives while the backlog is read back
+        assert await writer.flush()
+        assert writer.written == 21
+        assert max(storage.held) <= 3 + 1  # the bound, and the attempt submitted meanwhile
+        alice = await storage.stats(ALICE, None)
+        assert alice.vs_people.wins == 10
+        carol = (await storage.stats(CAROL, None)).puzzles
+        assert carol is not None
+        assert (carol.attempts, carol.solved) == (10, 5)
+        bob = (await storage.stats(BOB, None)).puzzles
+        assert bob is not None
+        assert bob.attempts == 1
+        assert spool.read_text() == ""
+    finally:
+        await writer.close()
         await storage.close()

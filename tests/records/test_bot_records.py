@@ -3,6 +3,7 @@ answer from a real SQLite database, as the players see them."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import random
 import signal
@@ -14,6 +15,7 @@ from bot_helpers import (
     buttons,
     click_cell,
     click_label,
+    command_mention,
     is_over,
     status,
     text,
@@ -27,7 +29,7 @@ from bot.records.writer import RecordWriter
 from bot.settings import Settings
 from fake_discord import Harness
 from fake_discord import text as harness_text
-from tests.support.records import record, recording_bot
+from tests.support.records import DRAW, X_WINS, record, recording_bot
 
 UNAVAILABLE = (
     "Stats are unavailable right now: the database is not answering. Your games are still "
@@ -99,6 +101,15 @@ async def test_your_stats_answer_privately_with_results_rating_and_games(world):
     assert f"1. 🏆 beat {bob.mention} · <t:" in shown
     assert "2. ❌ lost to me (Impossible) · <t:" in shown
     assert labels(result.response.message) == ["Review 1", "Review 2"]
+
+
+@pytest.mark.usefixtures("discord_rules")
+async def test_a_player_who_only_played_me_is_told_what_is_rated(world):
+    env, channel, alice = world.env, world.channel, world.alice
+    await lose_to_the_bot(channel, alice)
+    await flush(env)
+    shown = text((await alice.slash(channel, "stats")).response.message)
+    assert "**Rating:** none yet. Only games between two people are rated." in shown
 
 
 @pytest.mark.usefixtures("discord_rules")
@@ -186,8 +197,15 @@ async def test_the_leaderboard_pages_and_switches_tables(world, storage):
     page = (await click_label(alice, page, "Against me")).response.message
     shown = text(page)
     assert shown.startswith("## 🤖 Leaderboard: against me\nPlayers of this server\n")
-    assert "Nobody has played me here yet." in shown
+    assert "Nobody here has beaten me on Hard or drawn with me on Impossible yet." in shown
     assert labels(page) == ["Ratings", "Puzzles"]
+
+
+@pytest.mark.usefixtures("discord_rules")
+async def test_an_empty_rating_board_offers_the_clickable_command(world):
+    env, channel, alice = world.env, world.channel, world.alice
+    shown = text((await alice.slash(channel, "leaderboard")).response.message)
+    assert f"Nobody has a rating here yet: play someone with {command_mention(env)}." in shown
 
 
 @pytest.mark.usefixtures("discord_rules")
@@ -202,8 +220,18 @@ async def test_outside_a_server_the_leaderboard_is_everyones(world):
     assert "All players, everywhere" in shown
     switched = await click_label(dana, result.response.message, "Against me")
     shown = text(switched.response.message)
+    # A loss against Impossible is nothing to show.
+    assert "Nobody here has beaten me on Hard or drawn with me on Impossible yet." in shown
+    assert alice.mention not in shown
+
+    await env.bot.records.record(
+        [record(1, 0, alice.id, DRAW, guild=None), record(2, alice.id, 0, X_WINS, level="hard")]
+    )
+    result = await dana.slash("leaderboard")
+    switched = await click_label(dana, result.response.message, "Against me")
+    shown = text(switched.response.message)
     assert "Longest unbeaten run against Impossible · wins against Hard" in shown
-    assert f"**1.** {alice.mention} · 0 · 0" in shown
+    assert f"**1.** {alice.mention} · unbeaten vs Impossible: 1 · wins vs Hard: 1" in shown
     # A row names the player and two numbers: not where, nor against whom, they played.
     assert "<#" not in shown
     assert shown.count("<@") == 1
@@ -233,9 +261,19 @@ async def test_forget_me_asks_then_deletes_only_your_data(world):
     await flush(env)
     mine = text((await alice.slash(channel, "stats")).response.message)
     assert mine.endswith("No recorded games yet.")
-    theirs = text((await bob.slash(channel, "stats")).response.message)
-    assert "**Against people:** 1 win · 0 draws · 1 loss" in theirs
-    assert "a deleted player" in theirs
+    theirs = (await bob.slash(channel, "stats")).response.message
+    assert "**Against people:** 1 win · 0 draws · 1 loss" in text(theirs)
+    assert "a deleted player" in text(theirs)
+
+    # Their review names the seat that is gone in words, not as a raw mention.
+    review = (await click_label(bob, theirs, "Review 1")).response.content
+    heading, result = review.splitlines()[0], review.splitlines()[-1]
+    assert heading == f"📜 **Review**: 🟥 X {bob.mention} · 🟦 O a deleted player"
+    assert result == f"🏆 **{bob.mention} wins** with three in a row!"
+    review = (await click_label(bob, theirs, "Review 2")).response.content
+    assert review.splitlines()[-1] == "🏆 **a deleted player wins** with three in a row!"
+    assert "<@1>" not in review
+    assert "<@2>" not in review
 
 
 @pytest.mark.usefixtures("discord_rules")
@@ -286,4 +324,43 @@ async def test_stats_answer_in_time_when_the_database_hangs(postgres_server, pos
         card = again.response.message
         assert card is not None
         assert "No recorded games yet." in harness_text(card)
+    await bot.close_records()
+
+
+async def test_records_clicks_leave_no_garbage_to_collect(tmp_path):
+    """The records' buttons are plain JSON routed by custom_id, as the boards are: a click on
+    them leaves no reference cycle behind (a discord.py view's items point back at it)."""
+    storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'records.db'}")
+    writer = RecordWriter(storage, None)
+    await writer.start()
+    settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT, shard_count=1)
+    bot = TicTacToeBot(settings, rng=random.Random(0), records=storage, writer=writer)
+    async with await Harness.start(bot=bot) as harness:
+        channel = harness.create_guild("club").channels[0]
+        alice = harness.create_user("alice")
+        await storage.record([record(1, alice.id, 0, DRAW), record(2, alice.id, 555, X_WINS)])
+        stats = (await harness.slash(alice, channel, "stats", public=True)).response.message
+        board = (await harness.slash(alice, channel, "leaderboard", public=True)).response.message
+        assert stats is not None
+        assert board is not None
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds is kept in gc.garbage
+        try:
+            shown = []
+            for label in ("Against me", "Ratings", "Against me"):
+                board = (await harness.click(alice, board, label=label)).response.message
+                assert board is not None
+                shown.append(harness_text(board))
+            review = await harness.click(alice, stats, label="Review 1")
+            gc.collect()
+            left = [
+                type(o).__name__ for o in gc.garbage if type(o).__module__.startswith("discord")
+            ]
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+        assert left == []
+        assert "## 🤖 Leaderboard: against me" in shown[0]
+        assert "## 🏆 Leaderboard: ratings" in shown[1]
+        assert (review.response.content or "").startswith("📜 **Review**")
     await bot.close_records()

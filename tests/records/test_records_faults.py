@@ -16,7 +16,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.records.sql.storage import Storage, open_records
-from bot.records.writer import RecordWriter
+from bot.records.writer import DEFAULT_BATCH, DEFAULT_MAX_IN_MEMORY, RecordWriter
 from testdb.postgres import start_or_skip
 from tests.support.filesystems import fill, remount, tmpfs
 from tests.support.records import ALICE, BOB, CAROL, DRAW, GUILD, O_WINS, X_WINS, record
@@ -85,9 +85,22 @@ class Run:
         assert len(recoveries) == 1, recoveries
 
 
-async def start_run(storage: Storage, tmp_path, caplog) -> Run:
+async def start_run(
+    storage: Storage,
+    tmp_path,
+    caplog,
+    batch_size: int = DEFAULT_BATCH,
+    max_in_memory: int = DEFAULT_MAX_IN_MEMORY,
+) -> Run:
     caplog.set_level(logging.INFO, logger=WRITER_LOG)
-    writer = RecordWriter(storage, tmp_path / "spool.jsonl", first_retry=0.02, last_retry=0.2)
+    writer = RecordWriter(
+        storage,
+        tmp_path / "spool.jsonl",
+        first_retry=0.02,
+        last_retry=0.2,
+        batch_size=batch_size,
+        max_in_memory=max_in_memory,
+    )
     await writer.start()
     return Run(storage, writer, caplog)
 
@@ -125,6 +138,30 @@ async def test_postgresql_stopped_mid_run_and_started_again(server, pg_url, tmp_
         await asyncio.to_thread(server.start)
 
     await through_fault(run, stop, start)
+    await run.check_everything_recorded_once()
+    await close(run)
+
+
+async def test_an_outage_longer_than_memory_keeps_the_rest_in_the_spool(
+    server, pg_url, tmp_path, caplog
+):
+    """Memory holds a bounded number of the games waiting; the spool holds them all, and the
+    ones memory let go are read back from it once the database is back: each recorded once."""
+    storage = await open_records(pg_url, query_timeout=QUICK)
+    run = await start_run(storage, tmp_path, caplog, batch_size=2, max_in_memory=6)
+    run.finish_games(4)
+    assert await run.writer.flush(60)
+    await asyncio.to_thread(server.stop)
+    for _ in range(8):  # as games end during an outage: a few at a time
+        run.finish_games(5)
+        await run.until_failing()
+        assert not await run.writer.flush(0.05)  # the writer's turn: it spools them
+        assert run.writer.in_memory <= 6
+    assert run.writer.pending == 40
+    spooled = (tmp_path / "spool.jsonl").read_text().splitlines()
+    assert len(spooled) == 40
+    await asyncio.to_thread(server.start)
+    run.finish_games(3)
     await run.check_everything_recorded_once()
     await close(run)
 

@@ -10,10 +10,11 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 
+from bot.core.game import AI
 from bot.records.sql.migrate import alembic_config
 from bot.records.sql.schema import metadata
 from bot.records.sql.storage import DatabaseAheadError, Storage, open_records
-from tests.support.records import ALICE, BOB, X_WINS, record
+from tests.support.records import ALICE, BOB, DRAW, GUILD, X_WINS, record
 
 TABLES = {"games", "players", "bot_tallies", "memberships", "board_sizes"}
 PUZZLE_TABLES = {"puzzle_attempts", "puzzle_players", "puzzle_ratings", "puzzle_memberships"}
@@ -85,6 +86,30 @@ async def test_a_database_from_before_puzzles_keeps_its_games(database_url):
         await storage.close()
 
 
+async def test_0002_recounts_the_bot_board_as_it_now_lists_players(database_url):
+    """0001 counted everyone who had played the bot; the board now lists only players with a
+    game unbeaten against Impossible or a win against Hard, and its count must agree."""
+    storage = await open_records(database_url)
+    try:
+        await storage.record(
+            [
+                record(1, AI, ALICE, X_WINS, level="impossible"),  # a loss: nothing to show
+                record(2, BOB, AI, DRAW, level="impossible"),
+            ]
+        )
+        await run(storage, lambda c: command.downgrade(alembic_config(c), "0001"))
+        sizes = "SELECT guild_id, vs_bot FROM board_sizes ORDER BY guild_id"
+        counted = await run(storage, lambda c: c.execute(text(sizes)).all())
+        assert [tuple(row) for row in counted] == [(0, 2), (GUILD, 2)]  # as 0001 counted
+        await run(storage, lambda c: command.upgrade(alembic_config(c), "head"))
+        counted = await run(storage, lambda c: c.execute(text(sizes)).all())
+        assert [tuple(row) for row in counted] == [(0, 1), (GUILD, 1)]
+        board = await storage.bot_board(GUILD, 0, 10)
+        assert ([row.user_id for row in board.rows], board.total) == ([BOB], 1)
+    finally:
+        await storage.close()
+
+
 async def test_a_database_from_a_newer_bot_is_refused_in_one_line(database_url):
     if database_url.startswith("postgresql"):
         # The test server trusts every local connection: the password is only there to be hidden.
@@ -114,5 +139,6 @@ async def test_a_database_from_a_newer_bot_is_refused_in_one_line(database_url):
 def test_the_migrations_ship_inside_the_package():
     script = ScriptDirectory.from_config(alembic_config())
     assert "bot/records/sql/migrations" in script.dir.replace("\\", "/")
-    assert [revision.revision for revision in script.walk_revisions()] == [HEAD, "0001"]
-    assert HEAD == "0002"
+    # One line of revisions, newest first, ending in the head that start-up migrates to.
+    assert [revision.revision for revision in script.walk_revisions()] == ["0003", "0002", "0001"]
+    assert HEAD == "0003"

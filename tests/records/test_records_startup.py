@@ -6,7 +6,7 @@ import signal
 import socket
 import sqlite3
 
-from tests.app.test_lifecycle import GOOD_TOKEN, FakeDiscord, read_until, start_bot
+from tests.support.bot_process import GOOD_TOKEN, fake_discord, read_until, start_bot
 
 PASSWORD = "s3cret-password"
 
@@ -20,7 +20,7 @@ def closed_port() -> int:
 async def test_a_database_down_at_start_up_does_not_stop_the_bot(tmp_path):
     url = f"postgresql+asyncpg://bot:{PASSWORD}@127.0.0.1:{closed_port()}/records"
     (tmp_path / ".env").write_text(f"DATABASE_URL={url}\n")
-    async with FakeDiscord() as fake:
+    async with fake_discord() as fake:
         process = await start_bot(fake, tmp_path, GOOD_TOKEN)
         started = await read_until(process, "Logged in as TicTacToe")
         process.send_signal(signal.SIGTERM)
@@ -39,7 +39,7 @@ async def test_a_database_ahead_of_the_code_is_refused_with_one_line(tmp_path):
     with sqlite3.connect(tmp_path / "data" / "records.db") as database:
         database.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)")
         database.execute("INSERT INTO alembic_version VALUES ('f00dfeedbeef')")
-    async with FakeDiscord() as fake:
+    async with fake_discord() as fake:
         process = await start_bot(fake, tmp_path, GOOD_TOKEN)
         output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
     text = output.decode()
@@ -47,4 +47,4 @@ async def test_a_database_ahead_of_the_code_is_refused_with_one_line(tmp_path):
     assert "Traceback" not in text
     (error,) = [line for line in text.splitlines() if "ERROR" in line]
     assert "newer" in error or "ahead" in error, error
-    assert not fake.gateway_connected.is_set()
+    assert not fake.connected.is_set()

@@ -8,6 +8,7 @@ import pytest
 from bot.core.finished import FinishedGame, Place
 from bot.core.game import AI, Ending, Game
 from bot.records.api import PROVISIONAL_DEVIATION, Finish, GameRecord, Tally, snowflake_time
+from bot.records.sql import paging
 from bot.records.sql.storage import Storage, UnsupportedDatabaseError, open_records, parse_url
 from tests.support.records import (
     ALICE,
@@ -326,6 +327,42 @@ async def test_the_bot_board_ranks_unbeaten_runs_against_impossible_then_wins_ag
     assert (alice.best_unbeaten_impossible, alice.wins_hard, alice.games) == (2, 0, 5)
     assert (await records.bot_board(OTHER_GUILD, 0, 10)).total == 0
     assert (await records.bot_board(None, 0, 1)).pages == 2
+
+
+async def test_the_bot_board_lists_only_players_with_something_to_show(records):
+    await records.record(
+        [
+            record(1, AI, ALICE, X_WINS, level="impossible"),  # lost: nothing to show
+            record(2, BOB, AI, X_WINS, level="easy"),  # Easy: nothing to show either
+            record(3, CAROL, AI, DRAW, level="impossible"),
+        ]
+    )
+    board = await records.bot_board(GUILD, 0, 10)
+    assert [row.user_id for row in board.rows] == [CAROL]
+    assert (board.total, board.pages) == (1, 1)
+    assert (await records.bot_board(None, 0, 10)).total == 1
+    # A win against Hard puts Alice on it, in her server and everyone's board.
+    await records.record([record(4, ALICE, AI, X_WINS, level="hard")])
+    board = await records.bot_board(GUILD, 0, 10)
+    assert [row.user_id for row in board.rows] == [CAROL, ALICE]
+    assert (await records.bot_board(None, 0, 10)).total == 2
+    # Forgetting her takes her off, count included; Bob, never on it, changes nothing.
+    await records.forget(ALICE)
+    await records.forget(BOB)
+    assert (await records.bot_board(GUILD, 0, 10)).total == 1
+    assert (await records.bot_board(None, 0, 10)).total == 1
+
+
+async def test_a_board_stops_at_its_top_rows(records, monkeypatch):
+    # A page is read with OFFSET: the cap bounds the index entries a page can skip.
+    monkeypatch.setattr(paging, "MAX_BOARD_ROWS", 4)
+    others = [200 + n for n in range(7)]
+    await records.record([record(n, ALICE, other, X_WINS) for n, other in enumerate(others)])
+    first = await records.rating_board(GUILD, 0, 3)
+    assert (first.pages, first.total) == (2, 8)
+    last = await records.rating_board(GUILD, 5, 3)  # past the cap: its last page
+    assert last.page == 1
+    assert [row.rank for row in last.rows] == [4, 5, 6]
 
 
 # Forgetting a player

@@ -229,7 +229,7 @@ async def test_a_sigkill_during_an_outage_loses_nothing_spooled(database_url, tm
 
 def test_the_spool_file_holds_one_json_line_per_game(tmp_path):
     spool = Spool(tmp_path / "spool.jsonl")
-    assert spool.open() == []
+    assert spool.open() == 0
     spool.append(games(0, 2))
     spool.append(games(2, 1))
     lines = (tmp_path / "spool.jsonl").read_text().splitlines()
@@ -237,3 +237,44 @@ def test_the_spool_file_holds_one_json_line_per_game(tmp_path):
     spool.clear()
     assert (tmp_path / "spool.jsonl").read_text() == ""
     spool.close()
+
+
+class Watched(Storage):
+    """The storage, noting how many games the writer held in memory at each batch it wrote."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.writer: RecordWriter | None = None
+        self.held: list[int] = []
+
+    async def record(self, games):
+        assert self.writer is not None
+        self.held.append(self.writer.in_memory)
+        return await super().record(games)
+
+
+async def test_a_spool_longer_than_memory_is_read_back_a_bounded_number_at_a_time(
+    database_url, tmp_path
+):
+    spool = tmp_path / "spool.jsonl"
+    down = Storage(unreachable_url(), query_timeout=2)
+    writer = RecordWriter(down, spool, first_retry=0.01, last_retry=0.05, batch_size=2)
+    await writer.start()
+    for game in games(0, 30):
+        writer.submit(game)
+    assert await writer.close(0.1) == 30
+    await down.close()
+
+    records = Watched(database_url)
+    await records.migrate()
+    writer = RecordWriter(records, spool, batch_size=2, max_in_memory=4)
+    records.writer = writer
+    assert await writer.start() == 30
+    writer.submit(record(50, ALICE, BOB, X_WINS))
+    assert await writer.flush()
+    assert (writer.written, await counted_games(records)) == (31, 31)
+    assert max(records.held) <= 4 + 1  # the bound, and the game submitted meanwhile
+    assert len(records.held) >= 31 // 2
+    assert spool.read_text() == ""
+    await writer.close()
+    await records.close()

@@ -1,5 +1,5 @@
 """What each counted game changes in its players' aggregates: tallies, streaks, the bot
-board's numbers and Glicko-2 ratings. Pure: works on plain dicts shaped like `players` rows,
+board's numbers and Glicko-2 ratings, on plain dicts shaped like `players` rows (no I/O),
 so that the storage (one batch at a time) and the benchmark's seeding (a million games at once)
 count alike."""
 

@@ -16,6 +16,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.records.api import Page, PuzzleAttempt, PuzzlePlayer, PuzzleStats, Rating, RatingRow
 from bot.records.rating import START, puzzle_start, rate_attempt
+from bot.records.sql.paging import page_bounds
 from bot.records.sql.schema import (
     puzzle_attempt_row,
     puzzle_attempts,
@@ -181,8 +182,7 @@ def board(
     total = int(
         connection.execute(select(func.count()).select_from(source).where(*where)).scalar_one()
     )
-    pages = max(1, -(-total // per_page))
-    page = min(max(page, 0), pages - 1)
+    page, pages = page_bounds(total, page, per_page)  # the top MAX_BOARD_ROWS, as every board
     ids = list(
         connection.execute(
             select(source.c.user_id)

@@ -4,17 +4,18 @@ are range scans of the partial indexes in bot/records/sql/schema.py."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from sqlalchemy import Connection, Table, func, literal_column, select, tuple_
+from sqlalchemy import Connection, Table, func, select, tuple_
 
 from bot.records.api import BotRow, GameRecord, Page, PlayerStats, Rating, RatingRow, Tally
 from bot.records.sql.counting import rating_of
+from bot.records.sql.paging import page_bounds
 from bot.records.sql.puzzles import stats as puzzle_stats
 from bot.records.sql.schema import (
     EVERYONE,
     board_sizes,
+    bot_board_filter,
     bot_tallies,
     game_record,
     games,
@@ -95,13 +96,6 @@ def _recent(connection: Connection, user_id: int, count: int) -> tuple[GameRecor
     return tuple(found[:count])
 
 
-def _page_bounds(total: int, page: int, per_page: int) -> tuple[int, int]:
-    if per_page < 1:
-        raise ValueError("per_page must be at least 1")
-    pages = max(1, math.ceil(total / per_page))
-    return min(max(page, 0), pages - 1), pages
-
-
 def _board_page(
     connection: Connection,
     source: Table,
@@ -121,7 +115,7 @@ def _board_page(
         )
     ).scalar()
     total = int(total or 0)
-    page, pages = _page_bounds(total, page, per_page)
+    page, pages = page_bounds(total, page, per_page)
     ids = connection.execute(
         select(source.c.user_id)
         .where(*where)
@@ -172,9 +166,7 @@ def bot_board(
     connection: Connection, guild_id: int | None, page: int, per_page: int
 ) -> Page[BotRow]:
     source: Table = players if guild_id is None else memberships
-    # A literal 0, not a bound parameter: only then can SQLite (and PostgreSQL's generic plans
-    # for asyncpg's prepared statements) see that the partial index's `bot_games > 0` applies.
-    where: list[Any] = [source.c.bot_games > literal_column("0")]
+    where: list[Any] = bot_board_filter(source)
     if guild_id is not None:
         where.append(memberships.c.guild_id == guild_id)
     order = [
@@ -193,7 +185,7 @@ def bot_board(
                 source.c.best_unbeaten_impossible,
                 source.c.wins_hard,
                 source.c.bot_games,
-            ).where(*where[1:], source.c.user_id.in_(ids))
+            ).where(*where[2:], source.c.user_id.in_(ids))
         )
     }
     first = page * per_page + 1

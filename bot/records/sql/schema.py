@@ -30,12 +30,15 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    ColumnElement,
     Double,
     Index,
     Integer,
     MetaData,
     String,
     Table,
+    literal_column,
+    or_,
     text,
 )
 
@@ -151,6 +154,27 @@ Index(
     sqlite_where=memberships.c.bot_games > 0,
     postgresql_where=memberships.c.bot_games > 0,
 )
+
+
+def shows_on_bot_board(row: Mapping[str, Any]) -> bool:
+    """Whether a player's (member's) row has something to show on the bot board: a game
+    without a loss against Impossible, or a win against Hard (what bot_board_filter says in
+    SQL; board_sizes counts these)."""
+    return bool(
+        row["bot_games"] > 0 and (row["best_unbeaten_impossible"] > 0 or row["wins_hard"] > 0)
+    )
+
+
+def bot_board_filter(table: Table) -> list[Any]:
+    """shows_on_bot_board in SQL. The literal 0s, not bound parameters: only then can SQLite
+    (and PostgreSQL's generic plans for asyncpg's prepared statements) see that the partial
+    index's `bot_games > 0` applies. The rows with nothing to show sort last in that index
+    (both numbers 0), so a page never reads past the rows it shows for them."""
+    zero: ColumnElement[int] = literal_column("0")
+    return [
+        table.c.bot_games > zero,
+        or_(table.c.best_unbeaten_impossible > zero, table.c.wins_hard > zero),
+    ]
 
 
 EVERYONE = 0  # board_sizes' guild_id for the boards of everyone

@@ -20,6 +20,7 @@ from bot.records.sql.schema import (
     games,
     memberships,
     players,
+    shows_on_bot_board,
 )
 
 _CHUNK = 500  # rows per multi-row INSERT (15 columns: well under either driver's parameter cap)
@@ -140,7 +141,7 @@ def _count_games(connection: Connection, counted: Sequence[GameRecord]) -> None:
 
 def _on_boards(state: dict[str, Any]) -> tuple[int, int]:
     """(on the rating board, on the bot board) as 0 or 1, for a player's (member's) row."""
-    return int(state["rating"] is not None), int(state["bot_games"] > 0)
+    return int(state["rating"] is not None), int(shows_on_bot_board(state))
 
 
 def _resize_boards(
