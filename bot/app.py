@@ -23,6 +23,7 @@ from bot.ops.rest_errors import count_rest_errors
 from bot.ops.shards import describe_shard_ids, holds_shard_zero
 from bot.ops.shards_cog import ShardsCog
 from bot.ops.status_server import StatusServer
+from bot.puzzles.cog import PuzzleCog
 from bot.records.api import GameWriter, Records
 from bot.records.cog import RecordsCog
 from bot.settings import Settings
@@ -100,6 +101,16 @@ class TicTacToeBot(commands.AutoShardedBot):
                 game_timeout=self.settings.game_timeout_seconds,
                 clock=self.clock,
                 metrics=self.metrics,
+            )
+        )
+        # The puzzle set is built in a worker thread as the cog loads: no click waits on it.
+        records = self.records
+        await self.add_cog(
+            PuzzleCog(
+                self,
+                rng=self.rng,
+                read_player=None if records is None else records.puzzle_player,
+                read_puzzle_ratings=None if records is None else records.puzzle_ratings,
             )
         )
         if self.records is not None and self.writer is not None:

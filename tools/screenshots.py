@@ -547,6 +547,55 @@ async def review_deleted_player(world: DemoWorld) -> MemberActor:
     return world.friend
 
 
+async def puzzle(world: DemoWorld) -> discord.Message:
+    """/puzzle daily:True (the same position on every run: the simulated day's), privately."""
+    result = await world.you.slash(world.channel, "puzzle", daily=True)
+    reached(result.ephemeral, "a private puzzle")
+    return last_seen_by(world, world.you)
+
+
+async def click_cell(world: DemoWorld, message: discord.Message, cell: ttt.Action) -> None:
+    button = cells(message)[cell[0] * 3 + cell[1]]
+    assert button.custom_id is not None
+    await world.you.click(message, custom_id=button.custom_id)
+
+
+def puzzle_over(message: discord.Message) -> bool:
+    return any(
+        "next puzzle" in (button.label or "").casefold()
+        for button in walk_buttons(message.components)
+    )
+
+
+@state("30-puzzle", "/puzzle daily:True: the day's puzzle, privately: whose move and the task")
+async def puzzle_shown(world: DemoWorld) -> MemberActor:
+    await puzzle(world)
+    return world.you
+
+
+@state("31-puzzle-solved", "The puzzle solved move by move: the replies, the rating's change")
+async def puzzle_solved(world: DemoWorld) -> MemberActor:
+    message = await puzzle(world)
+    for _ in range(5):
+        if puzzle_over(message):
+            break
+        await click_cell(world, message, min(ttt.best_actions(read_board(message))))
+        message = last_seen_by(world, world.you)
+    reached("Solved" in str(message.components), "a solved puzzle")
+    return world.you
+
+
+@state("32-puzzle-failed", "A wrong move: what it allows, in the hint's words, and the right moves")
+async def puzzle_failed(world: DemoWorld) -> MemberActor:
+    message = await puzzle(world)
+    board = read_board(message)
+    best = set(ttt.best_actions(board))
+    wrong = min(cell for cell in ttt.actions(board) if cell not in best)
+    await click_cell(world, message, wrong)
+    reached(puzzle_over(last_seen_by(world, world.you)), "a failed puzzle")
+    return world.you
+
+
 # ---------------------------------------------------------------- capturing
 
 

@@ -9,7 +9,7 @@ from bot.core.game import AI, Game
 from bot.ops.shards import shard_of
 from bot.records.api import GameRecord
 from bot.records.sql.counting import MEMBER_COLUMNS, count_game
-from bot.records.sql.reading import MAX_BOARD_ROWS
+from bot.records.sql.paging import MAX_BOARD_ROWS
 from bot.records.sql.schema import (
     EVERYONE,
     board_sizes,

@@ -132,6 +132,7 @@ class PlayerStats:
     rating: Rating | None = None  # None until a rated game
     rank: int | None = None  # by rating, among the rated players of the server (or everyone)
     recent: tuple[GameRecord, ...] = ()  # newest first
+    puzzles: PuzzleStats | None = None  # None before their first rated puzzle
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +161,42 @@ class Page(Generic[RowT]):
     total: int  # rows on every page together
 
 
+@dataclass(frozen=True, slots=True)
+class PuzzleAttempt:
+    """One finished puzzle attempt, as the puzzles announce it (`puzzle_finished`) and the
+    records store it: a game between the player and the puzzle, rated as on lichess."""
+
+    attempt_id: int  # the snowflake of the interaction that showed the puzzle: stable
+    user_id: int | None  # None: the player deleted their data
+    puzzle_id: str
+    puzzle_rating: int  # the puzzle's initial rating (the engine's), until it has a stored one
+    solved: bool
+    state: str  # tictactoe.puzzles.encode of the finished attempt: its moves
+    daily: str | None  # the day's puzzle: its UTC date (ISO); None for a picked puzzle
+    rated: bool  # False for another try at the day's puzzle
+    ended_at: float  # unix seconds
+    guild_id: int | None
+    locale: str
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleStats:
+    rating: Rating
+    attempts: int
+    solved: int
+    streak: int  # solved in a row, up to the last attempt
+    best_streak: int
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzlePlayer:
+    """What /puzzle reads before showing a puzzle: the player's puzzle rating (None before
+    their first rated attempt) and whether they tried the day's puzzle already."""
+
+    rating: Rating | None
+    tried_daily: bool
+
+
 class Records(Protocol):
     """What the bot asks of storage. Every method may raise when the database is down."""
 
@@ -174,6 +211,24 @@ class Records(Protocol):
         ...
 
     async def game(self, game_id: int) -> GameRecord | None: ...
+
+    async def record_puzzles(self, attempts: Sequence[PuzzleAttempt]) -> int:
+        """Store finished puzzle attempts and rate them (player and puzzle), in one
+        transaction; idempotent by attempt_id. Returns how many were new."""
+        ...
+
+    async def puzzle_player(self, user_id: int, day: str) -> PuzzlePlayer:
+        """A player's puzzle rating, and whether they tried the puzzle of `day` (ISO date)."""
+        ...
+
+    async def puzzle_ratings(self) -> dict[str, Rating]:
+        """Every puzzle's stored rating, by puzzle id (puzzles nobody tried are left out)."""
+        ...
+
+    async def puzzle_board(self, guild_id: int | None, page: int, per_page: int) -> Page[RatingRow]:
+        """Players by puzzle rating, best first: those who played in `guild_id` (None:
+        everyone)."""
+        ...
 
     async def rating_board(self, guild_id: int | None, page: int, per_page: int) -> Page[RatingRow]:
         """Players who played in `guild_id` (None: everywhere), best rating first."""
@@ -204,7 +259,7 @@ class GameWriter(Protocol):
     @property
     def failing(self) -> str | None: ...
 
-    def submit(self, record: GameRecord) -> None: ...
+    def submit(self, record: GameRecord | PuzzleAttempt) -> None: ...
 
     async def flush(self, wait: float = ...) -> bool:
         """True once nothing is pending; False if `wait` seconds passed first."""

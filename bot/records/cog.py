@@ -22,8 +22,8 @@ from discord.ext import commands
 from bot.core.finished import FinishedGame
 from bot.records import buttons
 from bot.records import view as records_render
-from bot.records.api import GameRecord, GameWriter, Records, RecordsError
-from bot.records.view import PER_PAGE, RATINGS, VS_BOT
+from bot.records.api import GameRecord, GameWriter, PuzzleAttempt, Records, RecordsError
+from bot.records.view import PER_PAGE, PUZZLES, RATINGS, VS_BOT
 from bot.ui import apologise, card_view, release, tell, update_message
 from bot.view.cards import Card
 from bot.view.teaching import render_review
@@ -78,6 +78,10 @@ class RecordsCog(commands.Cog, name="Records"):
     async def on_game_finished(self, finished: FinishedGame) -> None:
         # Queued only: the writer batches, retries and spools; submit does no I/O.
         self.writer.submit(GameRecord.from_finished(finished))
+
+    @commands.Cog.listener()
+    async def on_puzzle_finished(self, attempt: PuzzleAttempt) -> None:
+        self.writer.submit(attempt)
 
     # ------------------------------------------------------------------ /stats
 
@@ -140,6 +144,11 @@ class RecordsCog(commands.Cog, name="Records"):
         if table == VS_BOT:
             bots = await self._read(interaction, self.records.bot_board(guild_id, page, PER_PAGE))
             return records_render.render_bot_board(bots, locale, in_server=in_server)
+        if table == PUZZLES:
+            solvers = await self._read(
+                interaction, self.records.puzzle_board(guild_id, page, PER_PAGE)
+            )
+            return records_render.render_puzzle_board(solvers, locale, in_server=in_server)
         ratings = await self._read(interaction, self.records.rating_board(guild_id, page, PER_PAGE))
         command = command_mention(self.bot.command_ids.get("tictactoe"))
         return records_render.render_rating_board(

@@ -8,7 +8,8 @@ against Impossible, wins against Hard) measures those games instead.
 
 As on lichess, every game is its own rating period, and deviations stay between
 MIN_DEVIATION and MAX_DEVIATION. There is no time decay between games: a player's deviation
-only changes when they play.
+only changes when they play. Puzzles have a rating of their own (`rate_attempt`): each attempt is
+a game between the player and the puzzle, and the puzzle is rated too, as on lichess.
 """
 
 from __future__ import annotations
@@ -54,6 +55,21 @@ def rate(player: Rating, results: Sequence[tuple[Rating, float]], tau: float = T
 def rate_game(x: Rating, o: Rating, x_score: float) -> tuple[Rating, Rating]:
     """Both players after one game between them (its own rating period)."""
     return rate(x, [(o, x_score)]), rate(o, [(x, 1.0 - x_score)])
+
+
+# A puzzle's first rating is the engine's estimate (tictactoe.puzzles), trusted more than a new
+# player's: lichess starts its puzzles with a narrower deviation too.
+PUZZLE_START_DEVIATION = 200.0
+
+
+def puzzle_start(initial: float) -> Rating:
+    """A puzzle's rating before anyone tried it."""
+    return Rating(float(initial), PUZZLE_START_DEVIATION, START.volatility, 0)
+
+
+def rate_attempt(player: Rating, puzzle: Rating, solved: bool) -> tuple[Rating, Rating]:
+    """The player and the puzzle after one attempt: a game the player wins by solving it."""
+    return rate_game(player, puzzle, 1.0 if solved else 0.0)
 
 
 def _g(phi: float) -> float:

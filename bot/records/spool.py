@@ -1,4 +1,5 @@
-"""The writer's spool: games not yet in the database, as JSON lines in a local file.
+"""The writer's spool: games (and puzzle attempts) not yet in the database, as JSON lines in a
+local file.
 
 Every batch is appended and fsynced before the writer tries the database, and the file is
 emptied once everything in it is written; at start-up, whatever it still holds is recorded
@@ -18,8 +19,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO
 
-from bot.records.api import GameRecord
-from bot.records.sql.schema import game_record, game_row
+from bot.records.api import GameRecord, PuzzleAttempt
+from bot.records.sql.schema import game_record, game_row, puzzle_attempt_record, puzzle_attempt_row
+
+Item = GameRecord | PuzzleAttempt
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +37,8 @@ class Spool:
         self._file: IO[str] | None = None
 
     def open(self) -> int:
-        """Lock the file (creating it and its directory); how many games it holds. They are
-        read back with `read`, a bounded number at a time."""
+        """Lock the file (creating it and its directory); how many games and puzzle attempts it
+        holds. They are read back with `read`, a bounded number at a time."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         file = self.path.open("a+", encoding="utf-8")
         try:
@@ -47,25 +50,29 @@ class Spool:
             ) from None
         self._file = file
         file.seek(0)
-        seen: set[int] = set()
+        seen: set[tuple[bool, int]] = set()
         ends_in_newline = True
         for number, line in enumerate(file, 1):
             ends_in_newline = line.endswith("\n")
             game = _parse(line, number, self.path)
             if game is not None:
-                seen.add(game.game_id)
+                seen.add(
+                    (True, game.attempt_id)
+                    if isinstance(game, PuzzleAttempt)
+                    else (False, game.game_id)
+                )
         if not ends_in_newline:
             # Cut short by a kill: end it, so that the next batch starts on a line of its own.
             file.write("\n")
             file.flush()
         return len(seen)
 
-    def read(self, offset: int, limit: int) -> tuple[list[GameRecord], int]:
-        """Up to `limit` games from byte `offset` on, and the offset after them (the end of
-        the file once everything was read)."""
+    def read(self, offset: int, limit: int) -> tuple[list[Item], int]:
+        """Up to `limit` games or puzzle attempts from byte `offset` on, and the offset after
+        them (the end of the file once everything was read)."""
         file = self._require()
         file.seek(offset)
-        games: list[GameRecord] = []
+        games: list[Item] = []
         while len(games) < limit:
             line = file.readline()
             if not line:
@@ -79,12 +86,13 @@ class Spool:
         """The file's length: the offset the next append starts at."""
         return self._require().seek(0, os.SEEK_END)
 
-    def append(self, games: Iterable[GameRecord]) -> int:
+    def append(self, games: Iterable[Item]) -> int:
         """Append and fsync; the offset the first of these games starts at."""
         file = self._require()
         start = file.seek(0, os.SEEK_END)
         # A line is the game's database row: the same fields, all of them JSON values.
-        lines = (json.dumps(game_row(game), separators=(",", ":")) + "\n" for game in games)
+        # A puzzle attempt's line is its row, which has an attempt_id and no game_id.
+        lines = (json.dumps(_row(game), separators=(",", ":")) + "\n" for game in games)
         file.write("".join(lines))
         file.flush()
         os.fsync(file.fileno())
@@ -107,9 +115,17 @@ class Spool:
         return self._file
 
 
-def _parse(line: str, number: int | None, path: Path) -> GameRecord | None:
+def _row(item: Item) -> dict[str, object]:
+    return puzzle_attempt_row(item) if isinstance(item, PuzzleAttempt) else game_row(item)
+
+
+def _item(row: dict[str, object]) -> Item:
+    return puzzle_attempt_record(row) if "attempt_id" in row else game_record(row)
+
+
+def _parse(line: str, number: int | None, path: Path) -> Item | None:
     try:
-        return game_record(json.loads(line))
+        return _item(json.loads(line))
     except (ValueError, KeyError, TypeError):
         # The last line of a process killed while appending: that batch was never confirmed
         # to anyone, so there is nothing to recover from it. Said once, when the spool opens.

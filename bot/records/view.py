@@ -23,6 +23,7 @@ from bot.records.api import (
     GameRecord,
     Page,
     PlayerStats,
+    PuzzleStats,
     Rating,
     RatingRow,
     Tally,
@@ -32,7 +33,7 @@ from bot.view.board import ACCENT_NEUTRAL, ACCENT_OF_MARK, ACCENT_WIN
 from bot.view.cards import ButtonSpec, Card, Reply, Style
 from bot.view.words import Translate, difficulty_name
 
-RATINGS, VS_BOT = "r", "b"  # the two leaderboard tables, as their buttons name them
+RATINGS, VS_BOT, PUZZLES = "r", "b", "p"  # the leaderboard tables, as their buttons name them
 PER_PAGE = 10
 
 
@@ -72,6 +73,8 @@ def render_stats(
     played = stats.vs_people.games + sum(tally.games for tally in stats.vs_bot.values())
     if not played and not stats.recent:
         lines.append(_("No recorded games yet."))
+        if stats.puzzles is not None:
+            lines.append(_puzzle_line(stats.puzzles, locale, _))
         return Card(ACCENT_NEUTRAL, _("## 📊 Tic-Tac-Toe stats"), "\n".join(lines))
     lines.append(_rating_line(stats, locale, in_server, _))
     lines.append(_("**Against people:** {tally}").format(tally=tally_text(stats.vs_people, tr)))
@@ -87,6 +90,8 @@ def render_stats(
             current=number(stats.current_streak, locale), best=number(stats.best_streak, locale)
         )
     )
+    if stats.puzzles is not None:
+        lines.append(_puzzle_line(stats.puzzles, locale, _))
     controls: tuple[ButtonSpec, ...] = ()
     if with_games and stats.recent:
         lines.append(_("**Last games:**"))
@@ -119,6 +124,19 @@ def _rating_line(stats: PlayerStats, locale: str | None, in_server: bool, _: Tra
     if in_server:
         return _("**Rating:** {rating}, #{rank} in this server").format(rating=rating, rank=rank)
     return _("**Rating:** {rating}, #{rank} of all players").format(rating=rating, rank=rank)
+
+
+def _puzzle_line(puzzles: PuzzleStats, locale: str | None, _: Translate) -> str:
+    return _(
+        "**Puzzles:** rating {rating}, {solved} of {attempts} solved; solved in a row: "
+        "{current} now, {best} at best."
+    ).format(
+        rating=rating_text(puzzles.rating, locale),
+        solved=number(puzzles.solved, locale),
+        attempts=number(puzzles.attempts, locale),
+        current=number(puzzles.streak, locale),
+        best=number(puzzles.best_streak, locale),
+    )
 
 
 def _game_line(record: GameRecord, user_id: int, _: Translate) -> str:
@@ -174,6 +192,28 @@ def render_rating_board(
     )
 
 
+def render_puzzle_board(page: Page[RatingRow], locale: str | None, *, in_server: bool) -> Card:
+    tr = translations(locale)
+    _ = tr.gettext
+    lines = [_scope_line(in_server, _)]
+    if not page.rows:
+        lines.append(_("Nobody has a puzzle rating here yet: try /puzzle."))
+    for row in page.rows:
+        lines.append(
+            f"**{number(row.rank, locale)}.** <@{row.user_id}> · {rating_text(row.rating, locale)}"
+        )
+    if any(row.rating.provisional for row in page.rows):
+        lines.append(_("-# ? provisional: too few puzzles to be sure yet."))
+    lines.append(page_line(page, locale))
+    return Card(
+        ACCENT_OF_MARK[ttt.O],
+        _("## 🧩 Leaderboard: puzzles"),
+        "\n".join(lines),
+        None,
+        _page_buttons(page, PUZZLES, _),
+    )
+
+
 def render_bot_board(page: Page[BotRow], locale: str | None, *, in_server: bool) -> Card:
     tr = translations(locale)
     _ = tr.gettext
@@ -222,10 +262,14 @@ def _page_buttons(page: Page[Any], table: str, _: Translate) -> tuple[ButtonSpec
         buttons.append(ButtonSpec(page_id(table, page.page - 1), grey, _("Previous"), "◀️"))
     if page.page + 1 < page.pages:
         buttons.append(ButtonSpec(page_id(table, page.page + 1), grey, _("Next"), "▶️"))
-    other, label, emoji = (
-        (VS_BOT, _("Against me"), "🤖") if table == RATINGS else (RATINGS, _("Ratings"), "🏆")
+    others = (
+        (RATINGS, _("Ratings"), "🏆"),
+        (VS_BOT, _("Against me"), "🤖"),
+        (PUZZLES, _("Puzzles"), "🧩"),
     )
-    buttons.append(ButtonSpec(page_id(other, 0), Style.PRIMARY, label, emoji))
+    for other, label, emoji in others:
+        if other != table:
+            buttons.append(ButtonSpec(page_id(other, 0), Style.PRIMARY, label, emoji))
     return tuple(buttons)
 
 
@@ -312,6 +356,7 @@ __all__ = [
     "render_kept",
     "render_no_bot_stats",
     "render_not_your_game",
+    "render_puzzle_board",
     "render_rating_board",
     "render_stats",
     "render_unavailable",

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from bot.records.api import GameRecord, Records
+from bot.records.api import GameRecord, PuzzleAttempt, Records
 from bot.records.spool import Spool
 from bot.records.sql.url import describe
 
@@ -48,6 +48,17 @@ DEFAULT_STOP_SECONDS = 10.0
 # How long a finished game may wait (safe in the spool) for others to share its transaction: a
 # game written alone costs about 7 ms of CPU, one in a batch of a hundred about 0.5 ms.
 DEFAULT_LINGER_SECONDS = 1.0
+
+# What the writer stores: finished games, and finished puzzle attempts, through the same queue,
+# spool and retries; each kind by its own stable id.
+Item = GameRecord | PuzzleAttempt
+Key = tuple[bool, int]  # (a puzzle attempt?, its id)
+
+
+def key_of(item: Item) -> Key:
+    if isinstance(item, PuzzleAttempt):
+        return True, item.attempt_id
+    return False, item.game_id
 
 
 class RecordWriter:
@@ -80,8 +91,8 @@ class RecordWriter:
         self._linger = linger
         self._oldest: float | None = None  # when the oldest game waiting in memory arrived
         self._hurry = False  # flush(): write now, without lingering
-        self._queue: deque[GameRecord] = deque()  # submitted, not yet spooled
-        self._unwritten: dict[int, GameRecord] = {}  # spooled (or not: see above), not written
+        self._queue: deque[Item] = deque()  # submitted, not yet spooled
+        self._unwritten: dict[Key, Item] = {}  # spooled (or not: see above), not written
         self._max_in_memory = max(max_in_memory, batch_size)
         # The games only the spool holds: from byte `_backlog_from` to its end, about
         # `_backlog` of them (a game appended twice counts twice: recording it is idempotent).
@@ -143,8 +154,8 @@ class RecordWriter:
         self._wake.set()
         return replayed
 
-    def submit(self, game: GameRecord) -> None:
-        """Queue a finished game. Never blocks, never does I/O."""
+    def submit(self, game: Item) -> None:
+        """Queue a finished game or puzzle attempt. Never blocks, never does I/O."""
         self._queue.append(game)
         self._drained.clear()
         self._wake.set()
@@ -171,9 +182,7 @@ class RecordWriter:
         await self.flush(wait)
         forgotten = await self._records.forget(user_id)
         self._queue = deque(_without(game, user_id) for game in self._queue)
-        self._unwritten = {
-            game_id: _without(game, user_id) for game_id, game in self._unwritten.items()
-        }
+        self._unwritten = {key: _without(game, user_id) for key, game in self._unwritten.items()}
         if self._spool is not None and self._spooled and self._task is not None:
             # The spool must not bring them back after a kill either.
             await asyncio.to_thread(self._rewrite_spool, user_id)
@@ -183,7 +192,7 @@ class RecordWriter:
         """The spool without the player: the games in memory, then the backlog (read whole
         for this: a rare request, and one the database answered, so rarely a long backlog)."""
         assert self._spool is not None
-        backlog: list[GameRecord] = []
+        backlog: list[Item] = []
         if self._backlog_from is not None:
             backlog, _ = self._spool.read(self._backlog_from, 2**62)
         self._spool.clear()
@@ -295,7 +304,7 @@ class RecordWriter:
         for _ in batch:
             game = self._queue.popleft()
             if not to_disk_only:
-                self._unwritten[game.game_id] = game
+                self._unwritten[key_of(game)] = game
         if to_disk_only:
             # Read back in order once memory is free: after the backlog already there.
             if self._backlog_from is None:
@@ -310,14 +319,19 @@ class RecordWriter:
                 continue
             batch = list(self._unwritten.values())[: self._batch_size]
             started = time.perf_counter()
+            games = [item for item in batch if isinstance(item, GameRecord)]
+            attempts = [item for item in batch if isinstance(item, PuzzleAttempt)]
             try:
-                self.written += await self._records.record(batch)
+                if games:
+                    self.written += await self._records.record(games)
+                if attempts:
+                    self.written += await self._records.record_puzzles(attempts)
             except Exception as error:
                 self._failed(error)
                 return
             self.on_write(time.perf_counter() - started)
             for game in batch:
-                del self._unwritten[game.game_id]
+                del self._unwritten[key_of(game)]
             self._recovered()
         self._oldest = None
         if (
@@ -340,7 +354,7 @@ class RecordWriter:
             self._spool.read, self._backlog_from, self._max_in_memory
         )
         for game in games:
-            self._unwritten[game.game_id] = game
+            self._unwritten[key_of(game)] = game
         if games and after < await asyncio.to_thread(self._spool.end):
             self._backlog_from = after
             self._backlog = max(self._backlog - len(games), 0)
@@ -378,8 +392,10 @@ def _ignore(seconds: float) -> None:
     pass
 
 
-def _without(game: GameRecord, user_id: int) -> GameRecord:
+def _without(game: Item, user_id: int) -> Item:
     """The game with the player's seat emptied, as `Records.forget` leaves stored games."""
+    if isinstance(game, PuzzleAttempt):
+        return replace(game, user_id=None) if game.user_id == user_id else game
     if user_id not in (game.x_player, game.o_player):
         return game
     return replace(

@@ -127,11 +127,11 @@ def result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) -> 
 
 
 def _cells(game: Game, key: str) -> Cells:
-    return Cells(codec.cell_ids(key), *_cell_looks(game.board, game.winning_cells))
+    return Cells(codec.cell_ids(key), *cell_looks(game.board, game.winning_cells))
 
 
 @lru_cache(maxsize=1024)  # per position, and thousands of games share a few hundred
-def _cell_looks(
+def cell_looks(
     board: Rows, winning: frozenset[ttt.Action]
 ) -> tuple[tuple[Style, ...], tuple[str, ...]]:
     """Each cell's style, and each cell's label, row by row."""

@@ -57,8 +57,9 @@ async def test_sigterm_closes_the_bot_cleanly_with_exit_0(tmp_path):
     text = started + output.decode()
     assert process.returncode == 0, text
     assert "Traceback" not in text
-    # /tictactoe, /stats, /leaderboard, /forget-me and the member menu's "Challenge to Tic-Tac-Toe"
-    assert "Synced 5 command(s) to all servers" in text
+    # /tictactoe, /puzzle, /stats, /leaderboard, /forget-me and the member menu's "Challenge to
+    # Tic-Tac-Toe"
+    assert "Synced 6 command(s) to all servers" in text
     assert "Running shards 0 of 1" in text  # as many as Discord recommends (the fake: 1)
     assert "Shard 0 connected" in text
     assert f"client_id={APP_ID}" in text

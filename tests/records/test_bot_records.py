@@ -29,7 +29,7 @@ from bot.records.writer import RecordWriter
 from bot.settings import Settings
 from fake_discord import Harness
 from fake_discord import text as harness_text
-from tests.support.records import DRAW, X_WINS, record
+from tests.support.records import DRAW, X_WINS, record, recording_bot
 
 UNAVAILABLE = (
     "Stats are unavailable right now: the database is not answering. Your games are still "
@@ -50,10 +50,7 @@ def storage(request, tmp_path):
 @pytest.fixture
 async def simcord_bot(storage, tmp_path):
     """The bot recording into `storage` through the real writer and its spool."""
-    settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT, shard_count=1)
-    writer = RecordWriter(storage, tmp_path / "spool.jsonl", first_retry=0.01, last_retry=0.01)
-    await writer.start()
-    bot = TicTacToeBot(settings, rng=random.Random(0), records=storage, writer=writer)
+    bot = await recording_bot(storage, tmp_path / "spool.jsonl", game_timeout=GAME_TIMEOUT)
     yield bot
     await bot.close_records()  # SimCord detaches the bot without closing it
 
@@ -189,19 +186,19 @@ async def test_the_leaderboard_pages_and_switches_tables(world, storage):
     assert shown.count("\n**") == 10
     assert "-# Page 1 of 2" in shown
     assert "<@777>" not in shown  # played in another server only
-    assert labels(page) == ["Next", "Against me"]
+    assert labels(page) == ["Next", "Against me", "Puzzles"]
 
     page = (await click_label(alice, page, "Next")).response.message
     shown = text(page)
     assert "-# Page 2 of 2" in shown
     assert shown.count("\n**") == 2
-    assert labels(page) == ["Previous", "Against me"]
+    assert labels(page) == ["Previous", "Against me", "Puzzles"]
 
     page = (await click_label(alice, page, "Against me")).response.message
     shown = text(page)
     assert shown.startswith("## 🤖 Leaderboard: against me\nPlayers of this server\n")
     assert "Nobody here has beaten me on Hard or drawn with me on Impossible yet." in shown
-    assert labels(page) == ["Ratings"]
+    assert labels(page) == ["Ratings", "Puzzles"]
 
 
 @pytest.mark.usefixtures("discord_rules")

@@ -8,7 +8,7 @@ import pytest
 from bot.core.finished import FinishedGame, Place
 from bot.core.game import AI, Ending, Game
 from bot.records.api import PROVISIONAL_DEVIATION, Finish, GameRecord, Tally, snowflake_time
-from bot.records.sql import reading
+from bot.records.sql import paging
 from bot.records.sql.storage import Storage, UnsupportedDatabaseError, open_records, parse_url
 from tests.support.records import (
     ALICE,
@@ -355,7 +355,7 @@ async def test_the_bot_board_lists_only_players_with_something_to_show(records):
 
 async def test_a_board_stops_at_its_top_rows(records, monkeypatch):
     # A page is read with OFFSET: the cap bounds the index entries a page can skip.
-    monkeypatch.setattr(reading, "MAX_BOARD_ROWS", 4)
+    monkeypatch.setattr(paging, "MAX_BOARD_ROWS", 4)
     others = [200 + n for n in range(7)]
     await records.record([record(n, ALICE, other, X_WINS) for n, other in enumerate(others)])
     first = await records.rating_board(GUILD, 0, 3)

@@ -49,8 +49,8 @@ def test_a_provisional_rating_is_marked_on_the_board():
     assert f"<@{ALICE}> · 1,623" in card.text
     assert "1,500?" in card.text
     clicks = [parse(button.custom_id) for button in card.controls]
-    # One page: no Previous or Next, only the way to the other table.
-    assert [(click.verb, click.args[0]) for click in clicks if click] == [("pg", "b")]
+    # One page: no Previous or Next, only the ways to the other tables.
+    assert [(click.verb, click.args[0]) for click in clicks if click] == [("pg", "b"), ("pg", "p")]
     assert RATINGS == "r"
 
 

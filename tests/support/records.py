@@ -3,9 +3,16 @@ from a move list, announced as a FinishedGame, turned into a GameRecord."""
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
+from bot.app import TicTacToeBot
 from bot.core.finished import FinishedGame, Place
 from bot.core.game import AI, Ending, Game
 from bot.records.api import GameRecord
+from bot.records.sql.storage import Storage
+from bot.records.writer import RecordWriter
+from bot.settings import Settings
 
 GUILD = 900_000_000_000_000_001
 OTHER_GUILD = 900_000_000_000_000_002
@@ -39,3 +46,13 @@ def record(
     place = Place.SERVER if guild is not None else Place.DM
     finished = FinishedGame(game_id(n), game, T0 + n, guild, place, user_installed=False)
     return GameRecord.from_finished(finished)
+
+
+async def recording_bot(
+    storage: Storage, spool: Path | None, *, seed: int = 0, game_timeout: int = 600
+) -> TicTacToeBot:
+    """The bot recording into `storage` through the real writer (started) and its spool."""
+    settings = Settings(token="not-a-real-token", game_timeout_seconds=game_timeout, shard_count=1)
+    writer = RecordWriter(storage, spool, first_retry=0.01, last_retry=0.01)
+    await writer.start()
+    return TicTacToeBot(settings, rng=random.Random(seed), records=storage, writer=writer)

@@ -4,13 +4,14 @@ are range scans of the partial indexes in bot/records/sql/schema.py."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from sqlalchemy import Connection, Table, func, select, tuple_
 
 from bot.records.api import BotRow, GameRecord, Page, PlayerStats, Rating, RatingRow, Tally
 from bot.records.sql.counting import rating_of
+from bot.records.sql.paging import page_bounds
+from bot.records.sql.puzzles import stats as puzzle_stats
 from bot.records.sql.schema import (
     EVERYONE,
     board_sizes,
@@ -25,9 +26,10 @@ from bot.records.sql.schema import (
 
 def stats(connection: Connection, user_id: int, guild_id: int | None, recent: int) -> PlayerStats:
     recent_games = _recent(connection, user_id, recent)
+    puzzles = puzzle_stats(connection, user_id)
     row = connection.execute(select(players).where(players.c.user_id == user_id)).first()
     if row is None:
-        return PlayerStats(user_id=user_id, recent=recent_games)
+        return PlayerStats(user_id=user_id, recent=recent_games, puzzles=puzzles)
     state = row._mapping
     vs_bot = {
         level: Tally(wins, draws, losses)
@@ -48,6 +50,7 @@ def stats(connection: Connection, user_id: int, guild_id: int | None, recent: in
         rating=rating,
         rank=rank,
         recent=recent_games,
+        puzzles=puzzles,
     )
 
 
@@ -93,22 +96,6 @@ def _recent(connection: Connection, user_id: int, count: int) -> tuple[GameRecor
     return tuple(found[:count])
 
 
-# How deep a board goes. A page is read with OFFSET: PostgreSQL and SQLite step over one index
-# entry per row skipped, so without a cap the last page of a million players would read a
-# million entries. Keyset paging (a Next button carrying the last row's sort key) would avoid
-# that but not let a page be reached by number; past the top thousand a player's place is in
-# their /stats (their rank), which is one index range count.
-MAX_BOARD_ROWS = 1000
-
-
-def _page_bounds(total: int, page: int, per_page: int) -> tuple[int, int]:
-    """The page (clamped) and the number of pages, within the first MAX_BOARD_ROWS rows."""
-    if per_page < 1:
-        raise ValueError("per_page must be at least 1")
-    pages = max(1, math.ceil(min(total, MAX_BOARD_ROWS) / per_page))
-    return min(max(page, 0), pages - 1), pages
-
-
 def _board_page(
     connection: Connection,
     source: Table,
@@ -128,7 +115,7 @@ def _board_page(
         )
     ).scalar()
     total = int(total or 0)
-    page, pages = _page_bounds(total, page, per_page)
+    page, pages = page_bounds(total, page, per_page)
     ids = connection.execute(
         select(source.c.user_id)
         .where(*where)

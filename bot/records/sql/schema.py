@@ -12,6 +12,10 @@ read a few rows instead of counting games:
 - `memberships`: who played in which server, with a copy of the numbers the server's boards sort
   by, so that a server's board and a rank within it are index range scans.
 - `board_sizes`: how many rows each board has (per server, and everyone's).
+- `puzzle_attempts`: every finished puzzle attempt, keyed by the id of the interaction that
+  showed the puzzle (idempotent like `games`); `puzzle_players`: each player's puzzle rating and
+  streaks; `puzzle_ratings`: each tried puzzle's rating; `puzzle_memberships`: who solved
+  puzzles in which server, with a copy of their puzzle rating for the server's Puzzles board.
 
 Boards sort by (key, user_id) descending; the indexes are ascending, read backwards.
 Alembic's migrations (bot/records/sql/migrations) create exactly these tables; a test compares them.
@@ -39,7 +43,7 @@ from sqlalchemy import (
 )
 
 from bot.core.finished import Place
-from bot.records.api import Finish, GameRecord
+from bot.records.api import Finish, GameRecord, PuzzleAttempt
 
 metadata = MetaData(
     naming_convention={
@@ -184,6 +188,92 @@ board_sizes = Table(
     _count("rated"),  # rating board: players (members) with a rating
     _count("vs_bot"),  # bot board: players (members) with a counted game against the bot
 )
+
+
+puzzle_attempts = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("attempt_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("user_id", BigInteger),  # NULL: the player deleted their data
+    Column("puzzle_id", String(3), nullable=False),
+    Column("puzzle_rating", Integer, nullable=False),  # the engine's initial rating
+    Column("solved", Boolean, nullable=False),
+    Column("state", String(16), nullable=False),  # tictactoe.puzzles.encode: the moves
+    Column("daily", String(10)),  # the day's puzzle: its UTC date (ISO)
+    Column("rated", Boolean, nullable=False),
+    Column("ended_at", Double, nullable=False),
+    Column("guild_id", BigInteger),
+    Column("locale", String(16), nullable=False),
+)
+Index(None, puzzle_attempts.c.user_id, puzzle_attempts.c.daily)
+
+puzzle_players = Table(
+    "puzzle_players",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("rating", Double, nullable=False),
+    Column("deviation", Double, nullable=False),
+    Column("volatility", Double, nullable=False),
+    _count("attempts"),  # rated attempts
+    _count("solved"),
+    _count("streak"),  # solved in a row, up to the last rated attempt
+    _count("best_streak"),
+)
+Index(None, puzzle_players.c.rating, puzzle_players.c.user_id)
+
+puzzle_ratings = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("puzzle_id", String(3), primary_key=True),
+    Column("rating", Double, nullable=False),
+    Column("deviation", Double, nullable=False),
+    Column("volatility", Double, nullable=False),
+    _count("attempts"),
+)
+
+puzzle_memberships = Table(
+    "puzzle_memberships",
+    metadata,
+    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("rating", Double, nullable=False),  # a copy of the player's, kept equal
+)
+Index(None, puzzle_memberships.c.user_id)
+Index(
+    None, puzzle_memberships.c.guild_id, puzzle_memberships.c.rating, puzzle_memberships.c.user_id
+)
+
+
+def puzzle_attempt_row(attempt: PuzzleAttempt) -> dict[str, Any]:
+    return {
+        "attempt_id": attempt.attempt_id,
+        "user_id": attempt.user_id,
+        "puzzle_id": attempt.puzzle_id,
+        "puzzle_rating": attempt.puzzle_rating,
+        "solved": attempt.solved,
+        "state": attempt.state,
+        "daily": attempt.daily,
+        "rated": attempt.rated,
+        "ended_at": attempt.ended_at,
+        "guild_id": attempt.guild_id,
+        "locale": attempt.locale,
+    }
+
+
+def puzzle_attempt_record(row: Mapping[Any, Any]) -> PuzzleAttempt:
+    return PuzzleAttempt(
+        attempt_id=row["attempt_id"],
+        user_id=row["user_id"],
+        puzzle_id=row["puzzle_id"],
+        puzzle_rating=row["puzzle_rating"],
+        solved=bool(row["solved"]),
+        state=row["state"],
+        daily=row["daily"],
+        rated=bool(row["rated"]),
+        ended_at=row["ended_at"],
+        guild_id=row["guild_id"],
+        locale=row["locale"],
+    )
 
 
 def game_row(game: GameRecord) -> dict[str, Any]:

@@ -40,9 +40,13 @@ from bot.records.api import (
     GameRecord,
     Page,
     PlayerStats,
+    PuzzleAttempt,
+    PuzzlePlayer,
+    Rating,
     RatingRow,
     RecordsError,
 )
+from bot.records.sql import puzzles as puzzle_sql
 from bot.records.sql import reading, writing
 from bot.records.sql.schema import game_record, games
 from bot.records.sql.url import UnsupportedDatabaseError, describe, parse_url, safe_url
@@ -173,11 +177,16 @@ class Storage:
             return 0
         return await self._write(lambda connection: writing.record(connection, games_))
 
+    async def record_puzzles(self, attempts: Sequence[PuzzleAttempt]) -> int:
+        if not attempts:
+            return 0
+        return await self._write(lambda connection: puzzle_sql.record(connection, attempts))
+
     async def forget(self, user_id: int) -> int:
         if user_id == BOT_PLAYER:
             raise ValueError("the bot's own seat is not a person's data")
         try:
-            return await self._write(lambda connection: writing.forget(connection, user_id))
+            return await self._write(lambda connection: _forget(connection, user_id))
         except DRIVER_ERRORS as error:
             raise RecordsError(f"deleting a player's data failed: {describe(error)}") from error
 
@@ -208,6 +217,20 @@ class Storage:
                 lambda sync: reading.bot_board(sync, guild_id, page, per_page)
             )
 
+    async def puzzle_player(self, user_id: int, day: str) -> PuzzlePlayer:
+        async with self._read() as connection:
+            return await connection.run_sync(lambda sync: puzzle_sql.player(sync, user_id, day))
+
+    async def puzzle_ratings(self) -> dict[str, Rating]:
+        async with self._read() as connection:
+            return await connection.run_sync(puzzle_sql.ratings)
+
+    async def puzzle_board(self, guild_id: int | None, page: int, per_page: int) -> Page[RatingRow]:
+        async with self._read() as connection:
+            return await connection.run_sync(
+                lambda sync: puzzle_sql.board(sync, guild_id, page, per_page)
+            )
+
     # Transactions
 
     async def _write(self, work: Callable[[Connection], _T]) -> _T:
@@ -229,6 +252,11 @@ class Storage:
 
     def _read(self) -> _ReadTransaction:
         return _ReadTransaction(self)
+
+
+def _forget(connection: Connection, user_id: int) -> int:
+    puzzle_sql.forget(connection, user_id)
+    return writing.forget(connection, user_id)
 
 
 class _ReadTransaction:
