@@ -458,7 +458,8 @@ def report(names: list[str], runs: list[list[Result]], n: int) -> bool:
     print("  ratios (medians of each run's ratio):")
     for name in names:
         kind, _, variant = name.partition(" ")
-        for other in [f"{o} {variant}".strip() for o in ("peer", "floor") if kind == "ours"]:
+        others = ("peer", "floor") if kind.startswith("ours") else ()
+        for other in [f"{o} {variant}".strip() for o in others]:
             if other in by_name:
                 print(
                     f"    {name} / {other}: {ratio(name, other, 'per_interaction'):.2f}x per "
