@@ -40,6 +40,7 @@ from sqlalchemy import insert, select, text  # noqa: E402
 from benchmarks.lib.ours import (  # noqa: E402
     AI,
     EVERYONE,
+    MAX_BOARD_ROWS,
     MEMBER_COLUMNS,
     FinishedGame,
     Game,
@@ -54,6 +55,7 @@ from benchmarks.lib.ours import (  # noqa: E402
     memberships,
     open_records,
     players,
+    shows_on_bot_board,
 )
 from testdb.postgres import start_server  # noqa: E402
 
@@ -164,7 +166,7 @@ async def seed(storage: Storage, world: World, count: int, progress: bool = True
         for guild, user in [(EVERYONE, user) for user in states] + list(joined):
             size = sizes.setdefault(guild, [0, 0])
             size[0] += states[user]["rating"] is not None
-            size[1] += states[user]["bot_games"] > 0
+            size[1] += shows_on_bot_board(states[user])
         await connection.execute(
             insert(board_sizes),
             [{"guild_id": g, "rated": r, "vs_bot": b} for g, (r, b) in sizes.items() if r or b],
@@ -243,7 +245,8 @@ async def reads(storage: Storage, world: World, repeat: int) -> list[tuple[str, 
     for name, board in (("rating_board", storage.rating_board), ("bot_board", storage.bot_board)):
         for where, guild in (("largest server", big), ("everyone", None)):
             total = (await board(guild, 0, per_page)).total
-            deep = max(total // per_page // 2, 0)
+            # The middle page, or the deepest a board goes (bot.records.sql.reading).
+            deep = max(min(total // per_page // 2, MAX_BOARD_ROWS // per_page - 1), 0)
 
             def first(board: Any = board, guild: int | None = guild) -> Awaitable[object]:
                 return board(guild, 0, per_page)

@@ -24,12 +24,12 @@ import aiohttp
 import discord
 from dotenv import find_dotenv, load_dotenv
 
-from .client import TicTacToeBot
-from .metrics import Metrics
-from .records.startup import RecordsStartError, start_records_for
-from .settings import Settings, SettingsError, describe_settings, log_level_from_env
-from .shards import ShardLogFilter
-from .status_server import StatusServerError
+from bot.app import TicTacToeBot
+from bot.ops.metrics import Metrics
+from bot.ops.shards import ShardLogFilter
+from bot.ops.status_server import StatusServerError
+from bot.records.startup import RecordsStartError, start_records
+from bot.settings import Settings, SettingsError, describe_settings, log_level_from_env
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ async def run(settings: Settings) -> int:
         # Hosts send SIGTERM on every deploy: close the gateway cleanly and exit 0.
         loop.add_signal_handler(signum, stopping.set)
     try:
-        records, writer = await start_records_for(settings)
+        records, writer = await start_records(settings.records_url, settings.spool_path)
     except RecordsStartError as error:
         log.error("%s", error)
         return 2
@@ -191,7 +191,7 @@ def demo(port: int, open_browser: bool) -> int:
     setup_logging(logging.getLevelNamesMapping()[log_level])
     try:
         # Imported here so that running the real bot never imports SimCord.
-        from .demo import run_demo
+        from bot.demo import run_demo
     except ModuleNotFoundError as error:
         if not error.name or error.name.partition(".")[0] == __package__:
             raise  # a bug in this project, not a missing package

@@ -3,7 +3,7 @@
 The bot (same cog, same engine, same code path as on Discord) runs inside SimCord, an in-memory
 Discord. SimCord's preview page shows the #tic-tac-toe channel with a working composer (type
 /tictactoe and pick its options), clickable buttons, and a "Viewing as" picker that switches
-between you, a friend to challenge, and a stranger who is in neither game.
+between you (Alex), a friend to challenge (Sam), and a stranger who is in neither game (Robin).
 """
 
 from __future__ import annotations
@@ -15,19 +15,23 @@ import logging
 import os
 import random
 import signal
+import socket
 import sys
 import tempfile
+import time
 import webbrowser
-from collections.abc import Iterator
+import zoneinfo
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .client import TicTacToeBot
-from .records.cog import GameWriter
-from .records.model import Records
-from .records.startup import start_records
-from .settings import DEFAULT_GAME_TIMEOUT_SECONDS, Settings
+from bot.app import TicTacToeBot
+from bot.ops.status_server import StatusServerError
+from bot.records.api import GameWriter, Records
+from bot.records.startup import start_records
+from bot.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
     from simcord.preview import Preview
@@ -38,7 +42,7 @@ log = logging.getLogger(__name__)
 class _SimulationNoise(logging.Filter):
     """Drops start-up lines that are wrong or useless inside the simulation."""
 
-    LOGGERS = ("discord.client", "discord.state", "bot.client")
+    LOGGERS = ("discord.client", "discord.state", "bot.app")
     MESSAGES = (
         # From the throwaway client SimCord makes on import to check discord.py's internals.
         "PyNaCl is not installed",
@@ -74,12 +78,17 @@ with quiet_simulation_logs():
 
 BOT_NAME = "Tic-Tac-Toe"
 CHANNEL_NAME = "tic-tac-toe"
+# The people on the page. Names, not roles: the bot speaks of players by name ("@Sam, @Alex
+# challenges you!"), which reads wrong with a user called "You".
+YOU, FRIEND, STRANGER = "Alex", "Sam", "Robin"
 CHANNEL_TOPIC = (
-    "Type /tictactoe to play, /stats and /leaderboard to see the scores. "
-    "Switch “Viewing as” to play as your friend."
+    f"You are {YOU}: /tictactoe to play, /stats and /leaderboard for scores. "
+    f"Switch “Viewing as” to {FRIEND}, your friend."
 )
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
 DEMO_TOKEN = "demo-no-token"  # SimCord never checks it; it only has to be non-empty
+# The bot's settings that the demo honours; the rest make no sense in the simulation.
+METRICS_SETTINGS = ("METRICS_PORT", "METRICS_HOST")
 # How often the demo looks for changes the bot made on its own (a game or challenge that
 # expired): SimCord's page shows the channel as last published, and only actions publish.
 # See PageSync.
@@ -114,51 +123,93 @@ class DemoBot(TicTacToeBot):
         log.info(RUN_FOR_REAL)
 
 
+def demo_settings(environ: Mapping[str, str] | None = None) -> Settings:
+    """The demo's settings: no token, one shard, and METRICS_PORT and METRICS_HOST from
+    `environ`, read as the bot reads them (raises SettingsError as the bot would)."""
+    environ = environ or {}
+    given = {name: environ[name] for name in METRICS_SETTINGS if name in environ}
+    read = Settings.from_env({"DISCORD_TOKEN": DEMO_TOKEN, **given})
+    return Settings(
+        token=DEMO_TOKEN,
+        shard_count=1,
+        metrics_port=read.metrics_port,
+        metrics_host=read.metrics_host,
+    )
+
+
 def make_demo_bot(
     rng: random.Random | None = None,
     *,
-    game_timeout_seconds: int = DEFAULT_GAME_TIMEOUT_SECONDS,
+    settings: Settings | None = None,
     records: Records | None = None,
     writer: GameWriter | None = None,
 ) -> TicTacToeBot:
     """The real bot with demo settings (recording games when given `records` and `writer`)."""
-    settings = Settings(token=DEMO_TOKEN, game_timeout_seconds=game_timeout_seconds, shard_count=1)
-    return DemoBot(settings, rng=rng, records=records, writer=writer)
+    return DemoBot(settings or demo_settings(), rng=rng, records=records, writer=writer)
 
 
-async def make_recording_demo_bot(scratch: Path, rng: random.Random | None = None) -> TicTacToeBot:
+async def make_recording_demo_bot(
+    scratch: Path, rng: random.Random | None = None, *, settings: Settings | None = None
+) -> TicTacToeBot:
     """The demo bot, recording games into a SQLite file in `scratch` (a temporary directory),
     so that /stats and /leaderboard can be tried."""
     records, writer = await start_records(
         f"sqlite+aiosqlite:///{scratch / 'records.db'}", scratch / "records-spool.jsonl"
     )
-    return make_demo_bot(rng, records=records, writer=writer)
+    return make_demo_bot(rng, settings=settings, records=records, writer=writer)
 
 
 async def setup_world(env: simcord.Env) -> DemoWorld:
-    """A server with #tic-tac-toe and three members: you, a friend and a stranger."""
+    """A server with #tic-tac-toe and three members: you, a friend and a stranger (YOU,
+    FRIEND and STRANGER)."""
     # SimCord calls every bot "TestBot"; renaming goes through the bot's own REST call. Before
     # the server exists, so that the bot's member there gets the name too.
     assert env.bot.user is not None
     await env.bot.user.edit(username=BOT_NAME)
     guild = env.create_guild("Tic-Tac-Toe demo")
     channel = guild.create_text_channel(CHANNEL_NAME, topic=CHANNEL_TOPIC)
-    you = guild.add_member(env.create_user("you", global_name="You"))
-    friend = guild.add_member(env.create_user("friend", global_name="Friend"))
-    stranger = guild.add_member(env.create_user("stranger", global_name="Stranger"))
+    you, friend, stranger = (
+        guild.add_member(env.create_user(name.lower(), global_name=name))
+        for name in (YOU, FRIEND, STRANGER)
+    )
     return DemoWorld(env, guild, channel, you, friend, stranger)
 
 
-def open_preview(world: DemoWorld, *, port: int = 0) -> Preview:
-    """SimCord's page of the channel, as any of the world's members (enter it to serve it)."""
-    return world.env.preview(world.channel, viewers=world.viewers, layout="channel", port=port)
+def open_preview(world: DemoWorld, *, port: int = 0, timezone: str = "UTC") -> Preview:
+    """SimCord's page of the channel, as any of the world's members (enter it to serve it),
+    showing times in `timezone` (an IANA name)."""
+    return world.env.preview(
+        world.channel, viewers=world.viewers, layout="channel", port=port, timezone=timezone
+    )
 
 
-def run_demo(*, host: str = "127.0.0.1", port: int = 8765, open_browser: bool = True) -> int:
+def local_timezone() -> str:
+    """This computer's time zone as an IANA name (TZ, or where /etc/localtime points), for the
+    page to show times as the computer's clock does; UTC when it cannot tell."""
+    name = os.environ.get("TZ", "").removeprefix(":")
+    if not name:
+        with contextlib.suppress(OSError):
+            name = os.path.realpath("/etc/localtime").partition("/zoneinfo/")[2]
+    try:
+        zoneinfo.ZoneInfo(name)
+    except (ValueError, zoneinfo.ZoneInfoNotFoundError):
+        return "UTC"
+    return name
+
+
+def run_demo(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    open_browser: bool = True,
+    environ: Mapping[str, str] | None = None,
+) -> int:
     """Serve the demo on http://127.0.0.1:port until Ctrl-C or SIGTERM; return the exit code.
 
     0 after a clean stop (also when the page's "End preview session" is used), 1 when the
-    address cannot be used, with one line on the log saying why. Port 0 picks a free port.
+    address (or METRICS_PORT's) cannot be used, 2 for an invalid METRICS_PORT, each with one
+    line on the log saying why, before anything starts. Port 0 picks a free port. `environ`
+    (os.environ by default) gives METRICS_PORT and METRICS_HOST, as for the bot.
     """
     _ensure_visible_logging()
     if host not in LOOPBACK_HOSTS:
@@ -168,10 +219,68 @@ def run_demo(*, host: str = "127.0.0.1", port: int = 8765, open_browser: bool = 
         log.error("The port must be a number from 1 to 65535 (0: any free port), not %r", port)
         return 1
     try:
+        settings = demo_settings(os.environ if environ is None else environ)
+    except SettingsError as error:
+        for problem in error.problems:
+            log.error("%s", problem)
+        return 2
+    # Checked before anything starts, so that the reason is the only thing on the log.
+    if taken := _bind_error(LOOPBACK_HOSTS[0], port):
+        log.error("Cannot serve the demo: %s", _page_port_problem(taken, port))
+        return 1
+    if settings.metrics_port is not None and (
+        taken := _bind_error(settings.metrics_host, settings.metrics_port)
+    ):
+        log.error("%s", _metrics_port_problem(taken, settings))
+        return 1
+    try:
         with quiet_simulation_logs():
-            return asyncio.run(_serve(port, open_browser))
+            return asyncio.run(_serve(settings, port, open_browser))
     except KeyboardInterrupt:  # a Ctrl-C before the signal handlers were in place
         return 0
+
+
+def _bind_error(host: str, port: int) -> OSError | None:
+    """Why a server could not listen on host:port now, or None if it could."""
+    if port == 0:
+        return None
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            if os.name == "posix":  # as aiohttp listens: a port in TIME_WAIT is free
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as error:
+        return error
+    return None
+
+
+def _free_port_after(port: int) -> int | None:
+    """A port above `port` that is free now, to suggest instead."""
+    first = max(port + 1, 1024)  # no special permission needed from 1024 on
+    candidates = range(first, min(first + 100, 65536))
+    return next((free for free in candidates if _bind_error(LOOPBACK_HOSTS[0], free) is None), None)
+
+
+def _page_port_problem(error: OSError, port: int) -> str:
+    """Why the page cannot be served on `port`, and which --port to use instead."""
+    if error.errno == errno.EADDRINUSE:
+        reason = f"port {port} is already in use"
+    elif error.errno == errno.EACCES:
+        reason = f"no permission to use port {port}"
+    else:
+        reason = f"cannot use port {port} ({error.strerror or error})"
+    free = _free_port_after(port)
+    return f"{reason}: use --port {free}" if free else f"{reason}: use --port N with a free port N"
+
+
+def _metrics_port_problem(error: OSError, settings: Settings) -> str:
+    where = f"{settings.metrics_host}:{settings.metrics_port}"
+    return (
+        f"/metrics and /healthz: cannot listen on {where} ({error.strerror or error}): "
+        "set another METRICS_PORT or METRICS_HOST"
+    )
 
 
 def _ensure_visible_logging() -> None:
@@ -182,12 +291,15 @@ def _ensure_visible_logging() -> None:
         log.setLevel(logging.INFO)
 
 
-async def _serve(port: int, open_browser: bool) -> int:
+async def _serve(settings: Settings, port: int, open_browser: bool) -> int:
     stopping = asyncio.Event()
     with _stop_on_signals(stopping), _scratch_temp_dir() as scratch:
-        bot = await make_recording_demo_bot(scratch)
+        bot = await make_recording_demo_bot(scratch, settings=settings)
         try:
             code = await _serve_bot(bot, stopping, port, open_browser)
+        except StatusServerError as error:  # METRICS_PORT, taken since run_demo checked it
+            log.error("/metrics and /healthz: %s: set another METRICS_PORT or METRICS_HOST", error)
+            code = 1
         finally:
             # SimCord detaches the bot without closing it: its records are closed here.
             await bot.close_records()
@@ -201,15 +313,25 @@ async def _serve_bot(
 ) -> int:
     # check_errors=False: the bot logs its own errors, and one must not end the demo.
     async with simcord.run(bot, check_errors=False) as env:
+        follow_wall_clock(env)
         world = await setup_world(env)
-        preview = open_preview(world, port=port)
+        preview = open_preview(world, port=port, timezone=local_timezone())
         try:
             await preview.__aenter__()
         except simcord.SetupError as error:
-            log.error("Cannot serve the demo: %s", _bind_failure(error, port))
+            # Taken since run_demo checked it.
+            cause = error.__cause__
+            reason = _page_port_problem(cause, port) if isinstance(cause, OSError) else error
+            log.error("Cannot serve the demo: %s", reason)
             return 1
         try:
-            log.info("Demo running: open %s in a browser (Ctrl-C stops it)", preview.url)
+            # Without its #part (the session's key) the page shows an empty "Unavailable
+            # channel", and SimCord's page cannot be told to say more: the log line does.
+            log.info(
+                "Demo running: open %s in a browser, all of it: the part after # is the page's "
+                "key (Ctrl-C stops it)",
+                preview.url,
+            )
             if open_browser:
                 _open_in_browser(preview.url)
             sync = asyncio.create_task(PageSync(env, preview).run())
@@ -221,18 +343,6 @@ async def _serve_bot(
         finally:
             await preview.close()
     return 0
-
-
-def _bind_failure(error: BaseException, port: int) -> str:
-    """Why the page could not be served, in words that say what to do."""
-    cause = error.__cause__
-    if isinstance(cause, OSError) and cause.errno == errno.EADDRINUSE:
-        return f"port {port} is already in use; pick another one"
-    if isinstance(cause, OSError) and cause.errno == errno.EACCES:
-        return f"no permission to use port {port}; pick one above 1023"
-    if isinstance(cause, OSError):
-        return f"cannot use port {port} ({cause.strerror or cause})"
-    return str(error)
 
 
 @contextlib.contextmanager
@@ -294,14 +404,68 @@ async def _wait_for_stop(stopping: asyncio.Event, preview: Preview) -> None:
         await asyncio.gather(*waiters, return_exceptions=True)
 
 
-class PageSync:
-    """Refreshes the page after the bot changed the channel outside any click or command.
+class WallClock:
+    """SimCord's clock, reading this computer's time.
 
-    A click or command from the page republishes the page itself; an expiry, run by the bot's own
-    timer, does not, and the page would keep showing a live board until the next action. So the
-    bot's REST calls are counted: new ones with no publication since mean the page is behind.
-    Refreshing only then matters: every refresh bumps the page's revision, and a click sent
-    against the previous revision in the half second before the page polls again is refused.
+    SimCord's own clock starts at 2026-01-01 00:00 UTC and moves only when a test advances it
+    or when a timer of the bot fires (then to that timer's instant; the timers themselves run
+    in real time). In the demo every message was dated "1/1/26 12:00 AM" and every deadline the
+    bot shows (taken from the interactions' ids, which SimCord stamps with this clock) was a
+    time in that frozen day, while the games that expired were recorded at the computer's time
+    (time.time()).
+
+    This clock keeps SimCord's elapsed time (its timers' time, the bot's time.monotonic) as it
+    is, and tells the time as the computer does: ids, messages, the bot's deadlines, its
+    records and its timers then agree. It never goes back, and never behind SimCord's own
+    elapsed time.
+    """
+
+    def __init__(self, simulated: Any) -> None:
+        self._simulated = simulated
+        simulated_now: datetime = simulated.now()
+        self._start = max(datetime.now(UTC), simulated_now)
+        self._start_elapsed = simulated.elapsed
+        self._start_counter = time.perf_counter()  # never patched, unlike time.monotonic
+
+    @property
+    def elapsed(self) -> float:
+        return float(self._simulated.elapsed)
+
+    @elapsed.setter
+    def elapsed(self, value: float) -> None:
+        self._simulated.elapsed = value
+
+    def advance(self, seconds: float) -> None:
+        self._simulated.advance(seconds)
+
+    def now(self) -> datetime:
+        real = time.perf_counter() - self._start_counter
+        simulated = self.elapsed - self._start_elapsed
+        return self._start + timedelta(seconds=max(real, simulated))
+
+
+def follow_wall_clock(env: simcord.Env) -> None:
+    """From now on, SimCord tells this computer's time (see WallClock)."""
+    backend = env.backend
+    backend.clock = WallClock(backend.clock)  # type: ignore[assignment]
+
+
+class PageSync:
+    """Keeps the page in step with the bot and with the clock.
+
+    SimCord's page shows the channel as last published: every click or command from the page
+    publishes, and nothing else does. So, once a second:
+
+    - An expiry, run by the bot's own timer, publishes nothing, and the page would keep showing
+      a live board until the next action. So the bot's REST calls are counted: new ones with no
+      publication since mean the page is behind, and it is refreshed. Refreshing only then
+      matters: every refresh bumps the page's revision, and a click sent against the previous
+      revision in the half second before the page polls again is refused.
+    - While no action runs, the page's presentation time, from which it words every
+      `<t:…:R>` ("closes in 1 minute"), is set to now: SimCord moves it only on a refresh, so
+      an action's publication worded a new countdown from the last refresh, minutes ago ("in 6
+      minutes" on a challenge that closes after one). SimCord's page then keeps a message's
+      wording until the message changes (its timeline redraws a message only then).
     """
 
     def __init__(self, env: simcord.Env, preview: Preview) -> None:
@@ -320,6 +484,8 @@ class PageSync:
         """Refresh the page if it is behind the bot; True if it did."""
         if _busy(self.env):
             return False  # an action is running: it publishes what it changes
+        # Before the next action: its countdowns then start from the time it began.
+        _set_presentation_time(self.preview, self.env.now())
         (requests, revisions), (seen_requests, seen_revisions) = self._now(), self._seen
         refreshed = False
         if requests != seen_requests and revisions == seen_revisions:
@@ -353,3 +519,10 @@ def _published_revisions(preview: Preview) -> int | None:
     if not isinstance(pages, dict):
         return None
     return sum(getattr(page, "revision", 0) for page in list(pages.values()))
+
+
+def _set_presentation_time(preview: Preview, now: datetime) -> None:
+    # SimCord has no public way to set an open preview's presentation time; this sets the
+    # attribute its refresh sets, and does nothing if its shape ever changes.
+    if isinstance(getattr(preview, "capture_time", None), datetime):
+        preview.capture_time = now

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from .records.url import UnsupportedDatabaseError, parse_url
-from .shards import ShardSpecError, check_shards_share_database, parse_shard_ids
+from bot.ops.shards import ShardSpecError, check_shards_share_database, parse_shard_ids
+from bot.records.sql.url import UnsupportedDatabaseError, parse_url
 
 DEFAULT_GAME_TIMEOUT_SECONDS = 600
 # An interaction token lasts 15 minutes; the idle timeout edits the board with the last one.

@@ -1,12 +1,10 @@
-"""Plain render values -> the components Discord shows.
+"""The Discord side of the views: a card's JSON (bot/view/components.py) sent as a click's
+answer (update_message) or handed to discord.py in a view that only carries it; private answers,
+the apology, and freeing a handled interaction.
 
-The components are built as the JSON Discord takes (with discord.py's enums for every kind and
-style). A click's answer goes out as that JSON (update_message); other messages are handed to
-discord.py in a view that only carries it. discord.py's own idiom, a LayoutView of ~20 ui.Items
-with DynamicItem buttons, cost about 150 µs to build per board and made discord.py rebuild the
-clicked message as a View on every click (View.from_message): most of a click's CPU time (see
-benchmarks/bot_load.py, where both are measured). Clicks reach the cog's `on_interaction`
-listener instead, by their custom_id, before and after a restart alike.
+Clicks reach each cog's `on_interaction` listener by their custom_id, before and after a
+restart alike, rather than discord.py's DynamicItem buttons (View.from_message on every click
+was most of a click's CPU time: see docs/performance.md).
 """
 
 from __future__ import annotations
@@ -18,14 +16,14 @@ import discord
 from discord.http import MultipartParameters
 from discord.webhook.async_ import async_context
 
-from .domain import render
-from .domain.render import ButtonSpec, Card, Cells, Reply
+from bot.view.cards import Card, Reply
+from bot.view.components import COMPONENTS_V2_FLAG, Component, card_components, reply_rows
+from bot.view.replies import render_apology
 
 if TYPE_CHECKING:
-    from .client import TicTacToeBot
+    from bot.app import TicTacToeBot
 
 Interaction: TypeAlias = "discord.Interaction[TicTacToeBot]"
-Component = dict[str, Any]
 
 log = logging.getLogger(__name__)
 
@@ -75,92 +73,20 @@ class RowComponents(_Prebuilt, discord.ui.View):
         return False
 
 
-BUTTON = discord.ComponentType.button.value
-ACTION_ROW = discord.ComponentType.action_row.value
-TEXT_DISPLAY = discord.ComponentType.text_display.value
-
-
-def _button(custom_id: str, style: discord.ButtonStyle, label: str) -> Component:
-    return {"type": BUTTON, "style": style.value, "label": label, "custom_id": custom_id}
-
-
-def button(spec: ButtonSpec) -> Component:
-    payload = _button(spec.custom_id, spec.style, spec.label)
-    if spec.emoji is not None:
-        payload["emoji"] = {"name": spec.emoji}
-    return payload
-
-
-def _row(specs: tuple[ButtonSpec, ...]) -> Component:
-    return {"type": ACTION_ROW, "components": list(map(button, specs))}
-
-
-def _cell_rows(cells: Cells) -> list[Component]:
-    """A board's three rows of cells: `_button`'s dict, written out in a comprehension (nine
-    function calls fewer on every click: 1.49x against 1.47x in ten paired runs each)."""
-    buttons = [
-        {"type": BUTTON, "style": style.value, "label": label, "custom_id": custom_id}
-        for custom_id, style, label in zip(
-            cells.custom_ids, cells.styles, cells.labels, strict=True
-        )
-    ]
-    return [
-        {"type": ACTION_ROW, "components": buttons[0:3]},
-        {"type": ACTION_ROW, "components": buttons[3:6]},
-        {"type": ACTION_ROW, "components": buttons[6:9]},
-    ]
-
-
-def _text(content: str) -> Component:
-    return {"type": TEXT_DISPLAY, "content": content}
-
-
-def _separator() -> Component:
-    # A fresh dict each time: Discord numbers every component of a message, and so may a library.
-    return {
-        "type": discord.ComponentType.separator.value,
-        "divider": True,
-        "spacing": discord.SeparatorSpacing.small.value,
-    }
-
-
 def card_view(card: Card) -> LayoutComponents:
     """A Components V2 message: one container with the card's accent, text and buttons."""
     return LayoutComponents(card_components(card))
 
 
-def card_components(card: Card) -> list[Component]:
-    """The card as a Components V2 message's components: one container."""
-    children = [_text(card.heading)]
-    if card.body:
-        children.append(_text(card.body))
-    if card.cells:
-        children.append(_separator())
-        children.extend(_cell_rows(card.cells))
-    if card.controls:
-        children.append(_separator())
-        children.append(_row(card.controls))
-    container = {
-        "type": discord.ComponentType.container.value,
-        "accent_color": card.accent.value,
-        "components": children,
-    }
-    return [container]
-
-
 def reply_view(reply: Reply) -> RowComponents | None:
     """The buttons of a private answer, if any, as a row under its text."""
-    if not reply.buttons:
-        return None
-    return RowComponents([_row(reply.buttons)])
+    rows = reply_rows(reply)
+    return RowComponents(rows) if rows else None
 
 
 def pings_only(user_ids: tuple[int, ...]) -> discord.AllowedMentions:
     users = [discord.Object(user_id) for user_id in user_ids]
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
-
-
-V2_FLAGS = discord.MessageFlags(components_v2=True).value
 
 
 async def update_message(interaction: Interaction, card: Card) -> None:
@@ -181,7 +107,7 @@ async def update_message(interaction: Interaction, card: Card) -> None:
             # message may not keep.
             "content": None,
             "components": card_components(card),
-            "flags": V2_FLAGS,
+            "flags": COMPONENTS_V2_FLAG,
             "allowed_mentions": {"parse": []},
         },
     }
@@ -214,7 +140,7 @@ async def tell(interaction: discord.Interaction[Any], reply: Reply) -> None:
 async def apologise(interaction: discord.Interaction[Any]) -> None:
     """Tell the user privately that something failed, whether or not the interaction was
     answered already (every cog's error handler ends here)."""
-    text = render.render_apology(str(interaction.locale)).text
+    text = render_apology(str(interaction.locale)).text
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

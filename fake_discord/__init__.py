@@ -7,14 +7,17 @@ process, HTTP and a gateway websocket).
     loopback.py      Loopback (the same fake served on 127.0.0.1 for a bot process), Exchange,
                      launch_command (the command line running a bot against it)
     launch.py        a stand-alone script: run `python -m bot` (or any script) against a URL
-    rest.py          FakeDiscord (routes, stored messages, validation, faults), Fault, Request,
-                     DiscordError, validate_message
+    rest.py          FakeDiscord (routes, stored messages, faults), Fault, Request
+    limits.py        Discord's rules for a message body, in one place: validate_message (as
+                     Discord refuses, DiscordError), problems (the same, as a list),
+                     message_payload (a received message as JSON)
     interactions.py  a slash command or a click as Discord opens it: payload and token record
     payloads.py      FakeUser / FakeChannel / FakeGuild and the JSON payloads Discord sends
     reading.py       a message as a user sees it: text, buttons, board, is_over, ...
 """
 
 from .harness import Harness, Sent, answer_raw
+from .limits import DiscordError, message_payload, problems, validate_message
 from .payloads import FakeChannel, FakeGuild, FakeUser, Json
 from .reading import (
     board,
@@ -29,7 +32,7 @@ from .reading import (
     text,
     walk,
 )
-from .rest import DiscordError, FakeDiscord, Fault, Request, validate_message
+from .rest import FakeDiscord, Fault, Request
 
 __all__ = [
     "DiscordError",
@@ -52,6 +55,8 @@ __all__ = [
     "is_v2",
     "mark",
     "marks",
+    "message_payload",
+    "problems",
     "text",
     "validate_message",
     "walk",

@@ -8,7 +8,7 @@
         sent = await harness.click(alice, board, cell=(1, 1))
         assert sent.response.type is discord.InteractionResponseType.message_update
 
-What is real: the bot (TicTacToeBot from bot.client unless another client is given) with
+What is real: the bot (TicTacToeBot from bot.app unless another client is given) with
 `Client.login` and `setup_hook` (command sync included), the gateway's JSON decoding of each
 event, ConnectionState's INTERACTION_CREATE parser, the app command tree and the view store,
 discord.py's HTTP layers (HTTPClient for bot routes, the webhook adapter for interaction
@@ -113,7 +113,7 @@ class Harness:
         one that other harnesses' bots use too, as processes sharing the shards of a bot)."""
         if bot is None:
             # Imported by name: the harness does not depend on the bot's (changing) types.
-            client, settings = (importlib.import_module(f"bot.{m}") for m in ("client", "settings"))
+            client, settings = (importlib.import_module(f"bot.{m}") for m in ("app", "settings"))
             config = settings.Settings(token=TOKEN, game_timeout_seconds=game_timeout_seconds)
             bot = client.TicTacToeBot(config, rng=random.Random(seed))
         if discord_ is None:

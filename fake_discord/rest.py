@@ -28,7 +28,6 @@ every answer (requests are still applied, in arrival order) until `resume()`.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import re
 import time
@@ -41,8 +40,14 @@ from urllib.parse import urlsplit
 import discord
 from multidict import CIMultiDict
 
-from .payloads import GUILD_INSTALL, FakeUser, Json, Snowflakes, iso_now
-from .reading import walk
+from fake_discord.limits import (
+    COMPONENTS_V2,
+    LOADING,
+    DiscordError,
+    invalid_form,
+    validate_message,
+)
+from fake_discord.payloads import GUILD_INSTALL, FakeUser, Json, Snowflakes, iso_now
 
 TOKEN = "x"
 CALLBACK_DEADLINE_SECONDS = 3.0  # Discord drops an interaction not answered within 3 seconds
@@ -50,53 +55,8 @@ CALLBACK_DEADLINE_SECONDS = 3.0  # Discord drops an interaction not answered wit
 Response = discord.InteractionResponseType
 Component = discord.ComponentType
 EPHEMERAL = discord.MessageFlags(ephemeral=True).value
-LOADING = discord.MessageFlags(loading=True).value
-COMPONENTS_V2 = discord.MessageFlags(components_v2=True).value
-
-MAX_CONTENT = 2000
-MAX_ACTION_ROWS = 5  # classic layout
-MAX_ROW_WIDTH = 5  # buttons in one action row
-MAX_COMPONENTS_V2 = 40  # all components, nested ones included
-MAX_TEXT_V2 = 4000  # characters over all text displays
-MAX_CUSTOM_ID = 100
-MAX_LABEL = 80
-CUSTOM_ID_STYLES = frozenset(
-    style.value
-    for style in (
-        discord.ButtonStyle.primary,
-        discord.ButtonStyle.secondary,
-        discord.ButtonStyle.success,
-        discord.ButtonStyle.danger,
-    )
-)
-V2_TOP = frozenset(
-    {Component.action_row, Component.text_display, Component.separator, Component.container}
-)
-V2_IN_CONTAINER = V2_TOP - {Component.container}
 
 _API_PATH = re.compile(r"^/api/v\d+")
-
-
-class DiscordError(Exception):
-    """An error answer: HTTP status, Discord's JSON error code, and for 50035 the field errors."""
-
-    def __init__(self, status: int, code: int, message: str, errors: Json | None = None) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message, self.errors = status, code, message, errors
-
-    def payload(self) -> Json:
-        body: Json = {"message": self.message, "code": self.code}
-        if self.errors:
-            body["errors"] = self.errors
-        return body
-
-
-def invalid_form(path: str, code: str, message: str) -> DiscordError:
-    """400/50035 with the nested `errors` Discord sends (discord.py reports "In <path>: ...")."""
-    errors: Json = {"_errors": [{"code": code, "message": message}]}
-    for key in reversed(path.split(".")):
-        errors = {key: errors}
-    return DiscordError(400, 50035, f"Invalid Form Body: In {path}: {message}", errors)
 
 
 # ---------------------------------------------------------------------------------- records
@@ -551,142 +511,6 @@ def _dumps(value: Any) -> str:
 
 def _flag(params: dict[str, Any], name: str) -> bool:
     return str(params.get(name, "0")).lower() in ("1", "true")
-
-
-# ---------------------------------------------------------------------------------- validation
-
-
-def validate_message(message: Json) -> list[Json]:
-    """Discord's checks on a message as it would be stored (after an edit, merged); returns its
-    components with their ids filled in. DiscordError if Discord would refuse it."""
-    flags = int(message.get("flags") or 0)
-    content = message.get("content") or ""
-    components = message.get("components") or []
-    if not isinstance(components, list):
-        raise invalid_form("components", "BASE_TYPE_LIST", "Must be a list.")
-    v2 = bool(flags & COMPONENTS_V2)
-    if v2:
-        for legacy in ("content", "embeds"):
-            if message.get(legacy):
-                raise invalid_form(
-                    legacy,
-                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                    "The 'content' and 'embeds' fields cannot be used with IS_COMPONENTS_V2.",
-                )
-    elif len(content) > MAX_CONTENT:
-        raise invalid_form("content", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CONTENT} or fewer.")
-    if not content and not components and not message.get("embeds") and not flags & LOADING:
-        raise DiscordError(400, 50006, "Cannot send an empty message")
-    return _Layout(v2, components).check(components)
-
-
-class _Layout:
-    """One pass over a message's components: shapes, limits, unique custom_ids and ids."""
-
-    def __init__(self, v2: bool, components: list[Json]) -> None:
-        self.v2 = v2
-        self.count = 0
-        self.text = 0
-        self.custom_ids: set[str] = set()
-        taken: set[int] = set()
-        for component in walk([c for c in components if isinstance(c, dict)]):
-            given = component.get("id")
-            if given is None:
-                continue
-            if not isinstance(given, int) or given in taken:
-                raise invalid_form("components", "COMPONENT_ID_DUPLICATED", f"Bad id {given!r}.")
-            taken.add(given)
-        self._ids = (i for i in itertools.count(1) if i not in taken)
-
-    def check(self, components: list[Json]) -> list[Json]:
-        if self.v2:
-            allowed = V2_TOP
-        else:
-            allowed = frozenset({Component.action_row})
-            if len(components) > MAX_ACTION_ROWS:
-                raise invalid_form(
-                    "components", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_ACTION_ROWS} or fewer."
-                )
-        stored = [self._one(c, f"components.{i}", allowed) for i, c in enumerate(components)]
-        if self.v2 and self.count > MAX_COMPONENTS_V2:
-            raise invalid_form(
-                "components",
-                "COMPONENT_MAX_TOTAL_COMPONENTS_EXCEEDED",
-                f"{self.count} components; at most {MAX_COMPONENTS_V2}, nested ones included.",
-            )
-        if self.text > MAX_TEXT_V2:
-            raise invalid_form(
-                "components",
-                "COMPONENT_MAX_TOTAL_TEXT_LENGTH_EXCEEDED",
-                f"{self.text} characters of text displays; at most {MAX_TEXT_V2}.",
-            )
-        return stored
-
-    def _one(self, component: Any, path: str, allowed: frozenset[Component]) -> Json:
-        if not isinstance(component, dict):
-            raise invalid_form(path, "MODEL_TYPE_CONVERT", "Must be an object.")
-        kind = discord.enums.try_enum(Component, component.get("type"))
-        if kind not in allowed:
-            raise invalid_form(
-                f"{path}.type",
-                "UNION_TYPE_CHOICES",
-                f"{kind!r} is not allowed here (or not supported by FakeDiscord).",
-            )
-        self.count += 1
-        stored = {**component, "id": component.get("id") or next(self._ids)}
-        if kind is Component.button:
-            self._button(component, path)
-        elif kind is Component.action_row:
-            children = component.get("components") or []
-            if not 1 <= len(children) <= MAX_ROW_WIDTH:
-                raise invalid_form(
-                    f"{path}.components",
-                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                    f"An action row holds 1-{MAX_ROW_WIDTH} buttons, not {len(children)}.",
-                )
-            stored["components"] = self._children(children, path, frozenset({Component.button}))
-        elif kind is Component.container:
-            children = component.get("components") or []
-            if not children:
-                raise invalid_form(f"{path}.components", "BASE_TYPE_REQUIRED", "Required.")
-            accent = component.get("accent_color")
-            if accent is not None and not (isinstance(accent, int) and 0 <= accent <= 0xFFFFFF):
-                raise invalid_form(f"{path}.accent_color", "NUMBER_TYPE_MAX", "Not a colour.")
-            stored["components"] = self._children(children, path, V2_IN_CONTAINER)
-        elif kind is Component.text_display:
-            content = component.get("content")
-            if not isinstance(content, str) or not content:
-                raise invalid_form(f"{path}.content", "BASE_TYPE_REQUIRED", "Required.")
-            self.text += len(content)
-        elif kind is Component.separator and component.get("spacing", 1) not in (1, 2):
-            raise invalid_form(f"{path}.spacing", "BASE_TYPE_CHOICES", "Must be 1 or 2.")
-        return stored
-
-    def _children(
-        self, children: list[Json], path: str, allowed: frozenset[Component]
-    ) -> list[Json]:
-        return [self._one(c, f"{path}.components.{i}", allowed) for i, c in enumerate(children)]
-
-    def _button(self, button: Json, path: str) -> None:
-        custom_id = button.get("custom_id")
-        if button.get("style") not in CUSTOM_ID_STYLES:
-            raise invalid_form(f"{path}.style", "BASE_TYPE_CHOICES", "Not a custom_id style.")
-        if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
-            raise invalid_form(
-                f"{path}.custom_id", "BASE_TYPE_BAD_LENGTH", f"Must be 1-{MAX_CUSTOM_ID} long."
-            )
-        if custom_id in self.custom_ids:
-            raise invalid_form(
-                f"{path}.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED", "Duplicate custom_id."
-            )
-        self.custom_ids.add(custom_id)
-        label = button.get("label") or ""
-        if not label and not button.get("emoji"):
-            raise invalid_form(path, "BUTTON_COMPONENT_EMPTY", "A button needs a label or emoji.")
-        if len(label) > MAX_LABEL:
-            raise invalid_form(
-                f"{path}.label", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_LABEL} or fewer."
-            )
 
 
 # ---------------------------------------------------------------------------------- transport

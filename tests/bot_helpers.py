@@ -3,25 +3,19 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import discord
 
 import tictactoe as ttt
-from bot.client import TicTacToeBot
+from bot.app import TicTacToeBot
 from bot.settings import Settings
+from fake_discord.limits import message_payload, problems
 
 GAME_TIMEOUT = 600
 CHALLENGE_TIMEOUT = 60
 MARKS = {"X": ttt.X, "O": ttt.O}
 BLANK = "\u2800"  # the label of an empty cell
-
-# Discord's limits on one message.
-MAX_COMPONENTS = 40  # nested ones included
-MAX_TEXT = 4000  # all text displays together
-MAX_CUSTOM_ID = 100
-MAX_ROW_BUTTONS = 5
 
 APOLOGY = "Sorry, something went wrong on my side. Please try again."
 STALE = "The board changed before your click landed. Look again."
@@ -214,6 +208,11 @@ def not_player(x: str, o: str, env: Any) -> str:
     )
 
 
+def not_player_after(x: str, o: str, env: Any) -> str:
+    """A stranger's answer on a finished board: it has ended, so no "once it ends"."""
+    return f"This game was between {x} and {o}. Start your own with {command_mention(env)}."
+
+
 def game_over(env: Any) -> str:
     return f"This game is over. Start a new one with {command_mention(env)}."
 
@@ -233,56 +232,16 @@ def busy(url: str) -> str:
 
 def limit_problems(message: discord.Message) -> list[str]:
     """How a received message breaks Discord's limits on components (empty: it does not)."""
-    components = walk(message.components)
-    problems = []
-    if len(components) > MAX_COMPONENTS:
-        problems.append(f"{len(components)} components")
-    if sum(map(len, texts(message))) > MAX_TEXT:
-        problems.append("too much text")
-    ids = [c.custom_id for c in components if getattr(c, "custom_id", None)]
-    problems += [f"custom_id too long: {i}" for i in ids if len(i) > MAX_CUSTOM_ID]
-    if len(set(ids)) != len(ids):
-        problems.append("custom_ids repeat")
-    for component in components:
-        if isinstance(component, discord.ActionRow) and len(component.children) > MAX_ROW_BUTTONS:
-            problems.append(f"a row of {len(component.children)}")
-    return problems
+    return problems(message_payload(message))
 
 
 def check_limits(message: discord.Message) -> None:
     assert not limit_problems(message), limit_problems(message)
 
 
-def _payload_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-    for component in components:
-        yield component
-        yield from _payload_components(component.get("components") or [])
-        if component.get("accessory"):
-            yield from _payload_components([component["accessory"]])
-
-
 def payload_problems(payload: dict[str, Any]) -> list[str]:
     """How a message body sent to Discord breaks its limits (empty: it does not)."""
-    components = list(_payload_components(payload.get("components") or []))
-    problems = []
-    if len(components) > MAX_COMPONENTS:
-        problems.append(f"{len(components)} components")
-    text_length = sum(
-        len(c.get("content") or "")
-        for c in components
-        if c.get("type") == discord.ComponentType.text_display.value
-    )
-    if text_length > MAX_TEXT:
-        problems.append(f"{text_length} characters of text")
-    ids = [c["custom_id"] for c in components if c.get("custom_id")]
-    problems += [f"custom_id too long: {i}" for i in ids if len(i) > MAX_CUSTOM_ID]
-    if len(set(ids)) != len(ids):
-        problems.append("custom_ids repeat")
-    for component in components:
-        row = component.get("type") == discord.ComponentType.action_row.value
-        if row and len(component.get("components") or []) > MAX_ROW_BUTTONS:
-            problems.append(f"a row of {len(component['components'])}")
-    return problems
+    return problems(payload)
 
 
 def sent_messages(env: Any) -> list[dict[str, Any]]:

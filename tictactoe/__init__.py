@@ -42,6 +42,7 @@ from .solver import (
     choose_move,
     game_value,
     minimax,
+    move_chances,
 )
 
 TYPE_CHECKING = False
@@ -156,6 +157,7 @@ __all__ = [
     "initial_state",
     "line_shape",
     "minimax",
+    "move_chances",
     "player",
     "result",
     "review",

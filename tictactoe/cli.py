@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime as dt
+import io
 import random
 import re
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import TextIO, cast
 
 from . import (
     DIFFICULTIES,
@@ -21,11 +24,13 @@ from . import (
     choose_move,
     initial_state,
     player,
+    puzzles,
     result,
     terminal,
     winner,
     winning_line,
 )
+from .puzzles import Attempt, Goal, Refutation, Status, Task
 from .review import (
     GameResult,
     Hint,
@@ -53,6 +58,11 @@ PLAY_AGAIN_WORDS = frozenset({"", "y", "yes"})
 STOP_WORDS = frozenset({"n", "no"}) | QUIT_WORDS
 
 INPUT_HELP = 'a cell number 1-9, or a row and column 1-3 such as "2 3" or "2,3"'
+
+SCREEN_WIDTH = 79  # every line printed fits an 80-column terminal, the cursor included
+FIRST_PUZZLE_RATING = 1200.0  # where a terminal session's puzzles start
+PUZZLE_K_FACTOR = 64.0  # how far one puzzle moves the session's rating (Elo's K)
+NEXT_WORDS = PLAY_AGAIN_WORDS
 
 _CELL_NUMBER = re.compile(r"[+-]?\d+")
 _ROW_AND_COLUMN = re.compile(r"([+-]?\d+)\s*(?:,|\s)\s*([+-]?\d+)")
@@ -201,7 +211,10 @@ def describe_review(game: Review, human: str) -> str:
         held = sorted(cell_number(action) for action in mistake.held_by)
         lines.append(
             f"First mistake: Move {mistake.ply}, {mistake.player} at cell {mistake.number}, "
-            f"{_turned(mistake)}; {_cells(held)} kept the {_OUTCOME_WORDS[mistake.before.outcome]}."
+            f"{_turned(mistake)}."
+        )
+        lines.append(
+            f"{_cells(held).capitalize()} kept the {_OUTCOME_WORDS[mistake.before.outcome]}."
         )
     lines.append(f"Result: {_RESULT_WORDS[game.result]}.")
     return "\n".join(lines)
@@ -263,6 +276,8 @@ def build_parser() -> argparse.ArgumentParser:
             "Type hint for every free cell's outcome under perfect play and the best moves.\n"
             "At the end of the game each move is reviewed: best, inaccurate or mistake,\n"
             "and another game is offered with the marks swapped.\n"
+            "With --puzzle, find the move that keeps the win or the draw; a wrong move\n"
+            "is answered with what it allows.\n"
             "Type q or quit to leave; end of input (Ctrl-D) or Ctrl-C leave too."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -285,7 +300,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed",
         type=int,
         metavar="N",
-        help="seed the random choices (the AI's moves, --play-as random) to replay a game",
+        help="seed the random choices (the AI's moves, --play-as random, the puzzles)",
+    )
+    parser.add_argument(
+        "--puzzle",
+        action="store_true",
+        help="solve puzzles instead: positions where one move keeps the win or the draw",
+    )
+    parser.add_argument(
+        "--daily",
+        action="store_true",
+        help="with --puzzle: start with the day's puzzle (UTC), the same for everyone",
     )
     return parser
 
@@ -307,14 +332,21 @@ def main(
     everything else is written to `output`, standard output by default. Bad flags and `--help`
     exit through argparse's SystemExit as usual.
     """
-    args = build_parser().parse_args(argv)
-    out = sys.stdout if output is None else output
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.daily and not args.puzzle:
+        parser.error("--daily goes with --puzzle")
+    out = cast(TextIO, Screen(sys.stdout if output is None else output))
     rng = random.Random(args.seed)
-    human = rng.choice((X, O)) if args.play_as == RANDOM_SIDE else args.play_as
     if input_fn is input:
         enable_line_editing()
     try:
-        play_games(human, args.difficulty, rng, input_fn=input_fn, output=out)
+        if args.puzzle:
+            today = dt.datetime.now(dt.UTC).date() if args.daily else None
+            play_puzzles(rng, today, input_fn=input_fn, output=out)
+        else:
+            human = rng.choice((X, O)) if args.play_as == RANDOM_SIDE else args.play_as
+            play_games(human, args.difficulty, rng, input_fn=input_fn, output=out)
         return EXIT_OK
     except EOFError:
         # The cursor is still on the prompt line, hence the leading newline.
@@ -323,6 +355,8 @@ def main(
     except KeyboardInterrupt:
         print("\nInterrupted. Goodbye!", file=out)
         return EXIT_INTERRUPTED
+    finally:
+        out.flush()
 
 
 def enable_line_editing() -> None:
@@ -381,7 +415,11 @@ def play(
     ai = O if human == X else X
     order = "you move first" if human == X else "the AI moves first"
     print(f"Tic-tac-toe: you are {human}, the AI is {ai} ({difficulty}), {order}.", file=output)
-    print(f"On your turn type {INPUT_HELP}; hint asks for advice; q quits.\n", file=output)
+    print(
+        'On your turn type a cell 1-9, or a row and column 1-3 such as "2 3" or "2,3".',
+        file=output,
+    )
+    print("Type hint for advice, q to quit.\n", file=output)
     board = initial_state()
     moves: list[Action] = []
     print(draw_board(board), file=output)
@@ -408,9 +446,15 @@ def play(
 
 
 def ask_for_move(
-    board: Board, mark: str, *, input_fn: Callable[[str], str], output: TextIO
+    board: Board,
+    mark: str,
+    *,
+    input_fn: Callable[[str], str],
+    output: TextIO,
+    hints: bool = True,
 ) -> Action | None:
-    """Prompt until the human types a free cell, showing a hint when asked; None to quit."""
+    """Prompt until the human types a free cell, showing a hint when asked (if `hints`); None
+    to quit."""
     prompt = f"\nYour turn ({mark}): "
     while True:
         output.flush()  # the prompt may go to another stream; what came before must show first
@@ -418,6 +462,10 @@ def ask_for_move(
         word = text.strip().lower()
         if word in QUIT_WORDS:
             return None
+        if word in HINT_WORDS and not hints:
+            print("No hints in a puzzle: finding the move is the puzzle.", file=output)
+            prompt = f"Your turn ({mark}): "
+            continue
         if word in HINT_WORDS:
             print(describe_hint(hint(board)), file=output)
             prompt = f"\nYour turn ({mark}): "
@@ -427,3 +475,211 @@ def ask_for_move(
         except ValueError as reason:
             print(reason, file=output)
             prompt = f"Your turn ({mark}): "
+
+
+# --- puzzles --------------------------------------------------------------------------------
+
+
+def task_sentence(task: Task) -> str:
+    """What a puzzle's player to move is asked, without giving the cells away."""
+    mover, them, moves = task.player, task.opponent, _moves(task.win_in)
+    match task.kind:
+        case ReasonKind.WIN_NOW:
+            sentence = f"{mover} to move: win at once."
+        case ReasonKind.FORK:
+            sentence = f"{mover} to move: make a fork and win in {moves}."
+        case ReasonKind.FORCE_WIN:
+            sentence = f"{mover} to move: force a win in {moves}."
+        case ReasonKind.BLOCK if task.goal is Goal.WIN:
+            sentence = f"{mover} to move: stop {them}'s threat and win in {moves}."
+        case ReasonKind.BLOCK:
+            sentence = f"{mover} to move: stop {them}'s threat to keep the draw."
+        case ReasonKind.BLOCK_FORK:
+            sentence = f"{mover} to move: stop {them}'s fork to keep the draw."
+        case ReasonKind.ANY_DRAWS:
+            sentence = f"{mover} to move: keep the draw."
+        case _:  # CENTRE, CORNER, KEEP_DRAW: naming them would give the answer away
+            sentence = f"{mover} to move: keep the draw; some moves lose."
+    return f"{sentence} Only one move works." if task.only_move else sentence
+
+
+def refutation_sentences(refutation: Refutation, board_after: Board) -> list[str]:
+    """Why a wrong move was wrong: what it turned the position into, the opponent's answer and
+    why, and the correct cells."""
+    move = cell_number(refutation.move)
+    before, after = refutation.before, refutation.after
+    if refutation.verdict is Verdict.INACCURATE:
+        turned = f"still wins, but in {_moves(after.own_moves)} instead of {before.own_moves}"
+    else:
+        turned = f"turns a {_OUTCOME_WORDS[before.outcome]} into a {_OUTCOME_WORDS[after.outcome]}"
+    them, reply = refutation.opponent, cell_number(refutation.reply)
+    reason = refutation.reason
+    match reason.kind:
+        case ReasonKind.WIN_NOW:
+            line = winning_line(board_after)
+            assert line is not None, "the reply completes a line"
+            first, second, third = (cell_number(action) for action in line)
+            numbers = (first, second, third)
+            answer = (
+                f"{them} answers at cell {reply} and wins: it completes {_line_phrase(numbers)}."
+            )
+        case ReasonKind.FORK:
+            answer = (
+                f"{them} answers at cell {reply}, making two threats at once: "
+                "you can block only one."
+            )
+        case ReasonKind.FORCE_WIN:
+            answer = (
+                f"{them} answers at cell {reply} with a threat you must block, "
+                f"and the attack goes on until {them} wins."
+            )
+        case ReasonKind.BLOCK:
+            answer = f"{them} answers at cell {reply}, blocking your threat."
+        case ReasonKind.LOST_FORK:
+            answer = f"{them} answers at cell {reply}, but can block only one of your threats."
+        case ReasonKind.BLOCK_FORK:
+            answer = f"{them} answers at cell {reply}, stopping your fork."
+        case ReasonKind.UNSTOPPABLE_FORK:
+            answer = f"{them} answers at cell {reply}, but cannot stop your fork."
+        case _:  # CENTRE, CORNER, KEEP_DRAW, ANY_DRAWS
+            answer = f"{them} answers at cell {reply} and holds the draw."
+    correct = sorted(cell_number(action) for action in refutation.correct)
+    right = (
+        f"The right move was cell {correct[0]}."
+        if len(correct) == 1
+        else (f"The right moves were {_cells(correct, 'and')}.")
+    )
+    return [f"Wrong: cell {move} {turned}.", answer, right]
+
+
+def solved_sentence(attempt: Attempt) -> str:
+    if attempt.status is Status.WON:
+        return "Solved! Three in a row."
+    return "Solved! The draw is secured: whatever you play now, you cannot lose."
+
+
+def play_puzzles(
+    rng: random.Random,
+    today: dt.date | None,
+    *,
+    input_fn: Callable[[str], str],
+    output: TextIO,
+) -> None:
+    """Puzzles one after another, each picked near the session's rating (or the day's puzzle
+    first when `today` is given), until the human stops."""
+    print(
+        "Puzzles: find the move that keeps the win or the draw.\n"
+        'Type a cell 1-9, or a row and column 1-3 such as "2 3"; q quits.',
+        file=output,
+    )
+    rating, seen = FIRST_PUZZLE_RATING, list[str]()
+    attempt = puzzles.daily(today) if today is not None else None
+    while True:
+        if attempt is None:
+            attempt = puzzles.start(puzzles.pick(rating, rng, exclude=seen), rng=rng)
+        chosen = attempt.puzzle
+        seen.append(chosen.id)
+        title = f"Puzzle {chosen.id}, rating {chosen.rating}"
+        if today is not None:
+            title = f"Today's puzzle ({today.isoformat()} UTC): {title}"
+        print(f"\n{title}", file=output)
+        solved = play_puzzle(attempt, input_fn=input_fn, output=output)
+        if solved is None:
+            print("You left the puzzle. Goodbye!", file=output)
+            return
+        rating += PUZZLE_K_FACTOR * (solved - puzzles.expected_score(rating, chosen.rating))
+        print(f"Your puzzle rating this session: {round(rating)}.", file=output)
+        if not ask_for_next_puzzle(input_fn=input_fn, output=output):
+            print("Goodbye!", file=output)
+            return
+        attempt, today = None, None
+
+
+def play_puzzle(attempt: Attempt, *, input_fn: Callable[[str], str], output: TextIO) -> bool | None:
+    """One puzzle to its end: True if solved, False if failed, None if the human left."""
+    while (task := attempt.task) is not None:
+        print(draw_board([list(row) for row in attempt.board]), file=output)
+        print(task_sentence(task), file=output)
+        board = [list(row) for row in attempt.board]
+        move = ask_for_move(board, task.player, input_fn=input_fn, output=output, hints=False)
+        if move is None:
+            return None
+        step = puzzles.answer(attempt, move)
+        attempt = step.attempt
+        if attempt.refutation is not None:
+            after = [list(row) for row in attempt.board]
+            wrong, answer, right = refutation_sentences(attempt.refutation, after)
+            print(f"\n{wrong}\n{answer}", file=output)
+            print(draw_board(after), file=output)
+            print(right, file=output)
+            return False
+        if step.reply is not None:
+            print(
+                f"\nCorrect. {task.opponent} replies at {describe_cell(step.reply)}.", file=output
+            )
+        if attempt.solved:
+            print(draw_board([list(row) for row in attempt.board]), file=output)
+            print(solved_sentence(attempt), file=output)
+            return True
+    raise AssertionError("an attempt ends solved or failed")
+
+
+def ask_for_next_puzzle(*, input_fn: Callable[[str], str], output: TextIO) -> bool:
+    prompt = "\nNext puzzle? [Y/n] "
+    while True:
+        output.flush()
+        word = input_fn(prompt).strip().lower()
+        if word in NEXT_WORDS:
+            return True
+        if word in STOP_WORDS:
+            return False
+        print("Type y (or just Enter) for another puzzle, n to stop.", file=output)
+        prompt = "Next puzzle? [Y/n] "
+
+
+# --- the screen -------------------------------------------------------------------------------
+
+
+class _Wrapper(textwrap.TextWrapper):
+    """Breaks only at spaces outside double quotes, so that an example such as "2 3" stays
+    whole."""
+
+    wordsep_simple_re = re.compile(r'(\s+)(?=(?:[^"]*"[^"]*")*[^"]*$)')
+
+
+class Screen(io.TextIOBase):
+    """Writes to `target` with every line within SCREEN_WIDTH columns: a longer line is broken
+    at spaces, its continuation indented as the line is (two more when it is indented)."""
+
+    def __init__(self, target: TextIO, width: int = SCREEN_WIDTH) -> None:
+        super().__init__()
+        self._target = target
+        self._width = width
+        self._pending = ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        *lines, self._pending = (self._pending + text).split("\n")
+        for line in lines:
+            self._target.write(self._wrap(line) + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        if self._pending:
+            self._target.write(self._wrap(self._pending))
+            self._pending = ""
+        self._target.flush()
+
+    def _wrap(self, line: str) -> str:
+        if len(line) <= self._width:
+            return line
+        indent = line[: len(line) - len(line.lstrip())]
+        wrapper = _Wrapper(
+            width=self._width,
+            subsequent_indent=indent + "  " if indent else "",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        return "\n".join(wrapper.wrap(line))

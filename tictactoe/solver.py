@@ -15,6 +15,8 @@ from .rules import EMPTY, LINES, SIZE, O, X, validate_board
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from .rules import Action, Board, Cell
 
     # A board flattened row by row, and a board as a tuple of row tuples (the cache key).
@@ -202,15 +204,48 @@ def choose_move(
 
     Pass a seeded `random.Random` for reproducible choices.
     """
-    if difficulty not in DIFFICULTIES:
-        raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
+    _check_difficulty(difficulty)
     rng = rng or random.Random()
     if difficulty == IMPOSSIBLE or (difficulty == HARD and rng.random() >= HARD_SLIP_CHANCE):
         best = best_actions(board)
         return rng.choice(best) if best else None
+    candidates = _short_sighted_moves(board, difficulty)
+    return rng.choice(candidates) if candidates else None
+
+
+def move_chances(board: Board, difficulty: str) -> dict[Action, Fraction]:
+    """The exact chance that `choose_move` plays each legal move at `difficulty` (moves it never
+    plays are left out); empty on a finished board. The chances add up to 1."""
+    from fractions import Fraction  # only the puzzles need exact chances: keep it off cold starts
+
+    _check_difficulty(difficulty)
+    if not _SOLVER.entry(board)[2]:
+        return {}
+    chances: dict[Action, Fraction] = {}
+
+    def spread(moves: list[Action], share: Fraction) -> None:
+        for move in moves:
+            chances[move] = chances.get(move, Fraction(0)) + share / len(moves)
+
+    if difficulty in (IMPOSSIBLE, HARD):
+        perfect = Fraction(1) if difficulty == IMPOSSIBLE else 1 - Fraction(HARD_SLIP_CHANCE)
+        spread(best_actions(board), perfect)
+        if perfect < 1:
+            spread(_short_sighted_moves(board, MEDIUM), 1 - perfect)
+    else:
+        spread(_short_sighted_moves(board, difficulty), Fraction(1))
+    return chances
+
+
+def _check_difficulty(difficulty: str) -> None:
+    if difficulty not in DIFFICULTIES:
+        raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
+
+
+def _short_sighted_moves(board: Board, difficulty: str) -> list[Action]:
+    """The moves a level that sees only its horizon ahead finds equally good (it picks one at
+    random); hard uses medium's horizon when it slips."""
     moves = analyse(board)
-    if not moves:
-        return None
     horizon = _HORIZON.get(difficulty, _HORIZON[MEDIUM])
 
     def seen_rank(move: MoveAnalysis) -> int:
@@ -218,5 +253,5 @@ def choose_move(
             return 0
         return _rank(_OUTCOME_VALUE[move.outcome], move.plies)
 
-    top = max(seen_rank(move) for move in moves)
-    return rng.choice([move.action for move in moves if seen_rank(move) == top])
+    top = max((seen_rank(move) for move in moves), default=0)
+    return [move.action for move in moves if seen_rank(move) == top]

@@ -71,7 +71,7 @@ CATALOG_COMMENT: Final = """\
 # {language} messages of the tic-tac-toe bot.
 # Translate each msgstr; keep the {{placeholders}}, <@mentions>, <t:times>,
 # **bold** and emoji of the English text. Then run
-# `python -m tools.i18n check` and `python -m pytest tests/test_i18n.py`."""
+# `python -m tools.i18n check` and `python -m pytest tests/view/test_i18n.py`."""
 
 # Plural rules are compared on the counts a game can show; CLDR's extra categories beyond them
 # (French "many" for millions, the fractions of Czech or Russian) are not gettext forms.

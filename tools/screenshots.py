@@ -28,7 +28,9 @@ import discord
 import simcord
 
 import tictactoe as ttt
-from bot.client import TicTacToeBot
+from bot.app import TicTacToeBot
+from bot.core.finished import FinishedGame, Place
+from bot.core.game import AI, Game
 from bot.demo import (
     DemoWorld,
     make_recording_demo_bot,
@@ -36,10 +38,8 @@ from bot.demo import (
     quiet_simulation_logs,
     setup_world,
 )
-from bot.domain.finished import FinishedGame, Place
-from bot.domain.game import AI, Game
-from bot.records.model import GameRecord
-from bot.records.storage import Storage
+from bot.records.api import GameRecord
+from bot.records.sql.storage import Storage
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, ViewportSize
@@ -526,6 +526,25 @@ async def stats_unavailable(world: DemoWorld) -> MemberActor:
     await play_out(world.you, world, first_empty)  # the game ends as always
     await world.you.slash(world.channel, "stats")
     return world.you
+
+
+@state("28-resign-cancelled", "You pressed Cancel on the resign question: the game goes on")
+async def resign_cancelled(world: DemoWorld) -> MemberActor:
+    await ask_to_resign(world)
+    question = world.channel.history(viewer=world.you)[-1]
+    await click_button(world.you, question, "cancel")
+    reached(not game_over(board_message(world)), "the game goes on")
+    return world.you
+
+
+@state("29-review-deleted-player", "Your friend's Review after you deleted your data")
+async def review_deleted_player(world: DemoWorld) -> MemberActor:
+    await beat_friend(world)
+    await world.you.slash(world.channel, "forget-me")
+    await click_button(world.you, last_seen_by(world, world.you), "delete my data")
+    await world.friend.slash(world.channel, "stats")
+    await click_button(world.friend, last_seen_by(world, world.friend), "review 1")
+    return world.friend
 
 
 # ---------------------------------------------------------------- capturing

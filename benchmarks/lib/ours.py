@@ -3,12 +3,14 @@ that when a module of bot/ moves, this is the one file to update."""
 
 from __future__ import annotations
 
-from bot.client import TicTacToeBot
-from bot.domain.finished import FinishedGame, Place
-from bot.domain.game import AI, Game
-from bot.records.counting import MEMBER_COLUMNS, count_game
-from bot.records.model import GameRecord
-from bot.records.schema import (
+from bot.app import TicTacToeBot
+from bot.core.finished import FinishedGame, Place
+from bot.core.game import AI, Game
+from bot.ops.shards import shard_of
+from bot.records.api import GameRecord
+from bot.records.sql.counting import MEMBER_COLUMNS, count_game
+from bot.records.sql.reading import MAX_BOARD_ROWS
+from bot.records.sql.schema import (
     EVERYONE,
     board_sizes,
     bot_tallies,
@@ -16,15 +18,16 @@ from bot.records.schema import (
     games,
     memberships,
     players,
+    shows_on_bot_board,
 )
-from bot.records.storage import Storage, open_records
+from bot.records.sql.storage import Storage, open_records
 from bot.records.writer import RecordWriter
 from bot.settings import Settings
-from bot.shards import shard_of
 
 __all__ = [
     "AI",
     "EVERYONE",
+    "MAX_BOARD_ROWS",
     "MEMBER_COLUMNS",
     "FinishedGame",
     "Game",
@@ -43,4 +46,5 @@ __all__ = [
     "open_records",
     "players",
     "shard_of",
+    "shows_on_bot_board",
 ]

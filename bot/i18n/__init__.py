@@ -15,6 +15,9 @@ catalog. Placeholders are named ``str.format`` fields, filled in after translati
     tr.pgettext("button", "Resign")
     format_list(["top left", "centre"], "or", interaction.locale)  # "top left or centre"
 
+This package is pure (no Discord): the views use it. bot/i18n/translator.py is the Discord
+side, the app_commands Translator that localizes the slash commands from the same catalogs.
+
 Each other locale has ``locales/<code>/LC_MESSAGES/bot.po`` (template: ``bot.pot``). Nothing
 binary is committed: on first use a ``.po`` is read with Babel, compiled to an in-memory ``.mo``
 and parsed by `gettext`, then cached for the life of the process. ``python -m tools.i18n``
@@ -27,23 +30,19 @@ import functools
 import gettext
 import io
 import logging
-import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final, Literal
 
-import discord
 from babel import lists
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from discord import app_commands
 
 __all__ = [
     "DOMAIN",
     "LOCALES",
     "SOURCE_LOCALE",
-    "CommandTranslator",
     "ListStyle",
     "babel_locale",
     "catalog_path",
@@ -57,7 +56,12 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 SOURCE_LOCALE: Final[str] = "en-US"
-LOCALES: Final[tuple[str, ...]] = tuple(locale.value for locale in discord.Locale)
+# Discord's locales (discord.Locale's values, in its order; a test keeps them equal).
+LOCALES: Final[tuple[str, ...]] = (
+    "en-US", "en-GB", "bg", "zh-CN", "zh-TW", "hr", "cs", "id", "da", "nl", "fi", "fr", "de",
+    "el", "hi", "hu", "it", "ja", "ko", "es-419", "lt", "no", "pl", "pt-BR", "ro", "ru", "es-ES",
+    "sv-SE", "th", "tr", "uk", "vi",
+)  # fmt: skip
 
 DOMAIN: Final = "bot"
 PACKAGE_DIR: Final = Path(__file__).resolve().parent
@@ -81,7 +85,7 @@ _SOURCE: Final = gettext.NullTranslations()
 
 
 @functools.lru_cache(maxsize=256)  # asked on every render, with a few locales
-def normalize(locale: str | discord.Locale | None) -> str:
+def normalize(locale: object) -> str:
     """The supported Discord locale code for `locale`, or SOURCE_LOCALE.
 
     Case and ``_``/``-`` do not matter ("pt_br" is "pt-BR"). Other tags fall back to their
@@ -110,7 +114,7 @@ def babel_locale(code: str) -> str:
 ListStyle = Literal["standard", "or"]
 
 
-def format_list(items: Sequence[str], style: ListStyle, locale: str | discord.Locale | None) -> str:
+def format_list(items: Sequence[str], style: ListStyle, locale: object) -> str:
     """Items joined as the language joins them (CLDR's list patterns, through Babel): "standard"
     for all of them, "or" for one of them. English "a, b, and c", German "a, b und c", Chinese
     "a、b和c", Japanese "aまたはb"."""
@@ -137,9 +141,10 @@ def compile_catalog(catalog: Catalog) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(buffer)
 
 
-def translations(locale: str | discord.Locale | None) -> gettext.NullTranslations:
-    """The catalog for a Discord locale ("pt-BR", "es-419", "zh-CN", a discord.Locale...),
-    cached; unknown or None gives the source (English) NullTranslations. Use its .gettext,
+def translations(locale: object) -> gettext.NullTranslations:
+    """The catalog for a Discord locale ("pt-BR", "es-419", "zh-CN", a discord.Locale: its
+    str() is the code...), cached; unknown or None gives the source (English)
+    NullTranslations. Use its .gettext,
     .ngettext and .pgettext."""
     return _load(normalize(locale))
 
@@ -156,77 +161,3 @@ def _load(code: str) -> gettext.NullTranslations:
         # broken catalog must not break the game, so that language shows English.
         log.exception("Cannot load %s: showing English instead", path)
         return _SOURCE
-
-
-# Discord's limits for localized names (lowercase, no spaces, 1-32) and other texts (1-100).
-_NAME_LOCATIONS: Final = frozenset(
-    {
-        app_commands.TranslationContextLocation.command_name,
-        app_commands.TranslationContextLocation.group_name,
-        app_commands.TranslationContextLocation.parameter_name,
-    }
-)
-
-
-def _acceptable(text: str, location: app_commands.TranslationContextLocation) -> bool:
-    if location not in _NAME_LOCATIONS:
-        return 1 <= len(text) <= 100
-    return (
-        1 <= len(text) <= 32
-        and text == text.lower()
-        and all(char in "-_" or unicodedata.category(char)[0] in "LNM" for char in text)
-    )
-
-
-class CommandTranslator(app_commands.Translator):
-    """Localizes slash commands (names, descriptions, parameters, choices) from the same catalogs.
-
-    The locale_str's English text is the msgid; ``locale_str("...", context="...")`` looks the
-    message up with pgettext. Returns None (Discord then shows the English default) when the
-    catalog has no translation, or when a name breaks Discord's rules (lowercase, no spaces,
-    at most 32 characters), which would make Discord refuse the whole command.
-    Install it in setup_hook, before syncing::
-
-        await bot.tree.set_translator(CommandTranslator())
-    """
-
-    def __init__(self, catalogs: Callable[[str], gettext.NullTranslations] = translations) -> None:
-        self._catalogs = catalogs
-
-    async def load(self) -> None:
-        """Load every catalog once at start-up, so that a broken one shows in the log at once."""
-        for code in LOCALES:
-            self._catalogs(code)
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
-    ) -> str | None:
-        code = locale.value
-        if code == SOURCE_LOCALE or code not in LOCALES:
-            return None
-        catalog = self._catalogs(code)
-        message = string.message
-        msgctxt = string.extras.get("context")
-        if isinstance(msgctxt, str):
-            text = catalog.pgettext(msgctxt, message)
-        else:
-            text = catalog.gettext(message)
-        if text == message:
-            return None
-        # A context menu's name is shown as written: any case, spaces allowed.
-        location = context.location
-        if isinstance(context.data, app_commands.ContextMenu):
-            location = app_commands.TranslationContextLocation.other
-        if not _acceptable(text, location):
-            log.warning(
-                "Ignoring the %s translation %r of %r: Discord does not accept it as a %s",
-                code,
-                text,
-                message,
-                context.location.name,
-            )
-            return None
-        return text

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+PREFIX = "rec:"
 PATTERN = r"rec:(?P<verb>rv|pg|fg|keep):(?P<args>[0-9a-z:]{0,60})"
 _PATTERN = re.compile(PATTERN)
 

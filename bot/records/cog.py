@@ -11,35 +11,34 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
-from sqlalchemy.exc import SQLAlchemyError
 
-from ..domain import render as game_render
-from ..domain.finished import FinishedGame
-from ..ui import apologise, card_view, release, tell, update_message
-from . import buttons
-from . import render as records_render
-from .model import GameRecord, Records
-from .render import PER_PAGE, RATINGS, VS_BOT
-from .storage import RecordsError
+from bot.core.finished import FinishedGame
+from bot.records import buttons
+from bot.records import view as records_render
+from bot.records.api import GameRecord, GameWriter, Records, RecordsError
+from bot.records.view import PER_PAGE, RATINGS, VS_BOT
+from bot.ui import apologise, card_view, release, tell, update_message
+from bot.view.cards import Card
+from bot.view.teaching import render_review
+from bot.view.words import command_mention
 
 if TYPE_CHECKING:
-    from ..client import TicTacToeBot
-    from ..ui import Interaction
+    from bot.app import TicTacToeBot
+    from bot.ui import Interaction
 
 log = logging.getLogger(__name__)
 
 # Discord wants an answer within 3 seconds of the interaction; the rest is the network's.
 READ_TIMEOUT_SECONDS = 2.0
-# What a database in trouble raises: SQLAlchemy's errors, the network's, a timeout, and the
-# storage's own (a database migrated by a newer bot, found on the first query that got through).
-DATABASE_ERRORS = (SQLAlchemyError, OSError, TimeoutError, RecordsError)
+# What a failed read or delete raises here: the records' one error type, or this cog's timeout.
+DATABASE_ERRORS = (RecordsError, TimeoutError)
 
 # How long deleting a player's data waits for the games still queued to be written first.
 FORGET_FLUSH_SECONDS = 10.0
@@ -49,33 +48,6 @@ T = TypeVar("T")
 
 class Unavailable(Exception):
     """A database read failed or took too long; the user has been told."""
-
-
-class GameWriter(Protocol):
-    """What this cog needs of the background writer (bot.records.writer)."""
-
-    on_write: Callable[[float], None]
-
-    @property
-    def pending(self) -> int: ...
-
-    @property
-    def failing(self) -> str | None: ...
-
-    def submit(self, record: GameRecord) -> None: ...
-
-    async def flush(self, wait: float = ...) -> bool:
-        """True once nothing is pending; False if `wait` seconds passed first."""
-        ...
-
-    async def forget(self, user_id: int, wait: float = ...) -> int:
-        """Records.forget, after writing what is pending, and the player taken out of the
-        games still waiting; how many stored games named them."""
-        ...
-
-    async def close(self) -> int:
-        """Write or spool what is pending; how many games were left for the next start."""
-        ...
 
 
 class RecordsCog(commands.Cog, name="Records"):
@@ -92,15 +64,6 @@ class RecordsCog(commands.Cog, name="Records"):
         self.writer = writer
         self.read_timeout = read_timeout
         self._reads_failing = False
-        # discord.py tries these buttons' pattern on every click (one regex match); a listener
-        # of every interaction would cost a click a task.
-        self.button = _button_class(self)
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(self.button)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(self.button)
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -170,7 +133,7 @@ class RecordsCog(commands.Cog, name="Records"):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
-    async def _board(self, interaction: Interaction, table: str, page: int) -> game_render.Card:
+    async def _board(self, interaction: Interaction, table: str, page: int) -> Card:
         """A page of a leaderboard: this server's, or everyone's outside a server."""
         guild_id, locale = interaction.guild_id, str(interaction.locale)
         in_server = guild_id is not None
@@ -178,7 +141,10 @@ class RecordsCog(commands.Cog, name="Records"):
             bots = await self._read(interaction, self.records.bot_board(guild_id, page, PER_PAGE))
             return records_render.render_bot_board(bots, locale, in_server=in_server)
         ratings = await self._read(interaction, self.records.rating_board(guild_id, page, PER_PAGE))
-        return records_render.render_rating_board(ratings, locale, in_server=in_server)
+        command = command_mention(self.bot.command_ids.get("tictactoe"))
+        return records_render.render_rating_board(
+            ratings, locale, in_server=in_server, command=command
+        )
 
     # ------------------------------------------------------------------ /forget-me
 
@@ -211,6 +177,25 @@ class RecordsCog(commands.Cog, name="Records"):
         await interaction.edit_original_response(content=reply.text, view=None)
 
     # ------------------------------------------------------------------ buttons
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """The records' buttons, routed by custom_id like the game's (see bot/ui.py): the cards
+        are sent as plain JSON, so nothing of discord.py's views is built on a click."""
+        if interaction.type is not discord.InteractionType.component or interaction.data is None:
+            return
+        custom_id = str(interaction.data.get("custom_id", ""))
+        if not custom_id.startswith(buttons.PREFIX):
+            return
+        click = buttons.parse(custom_id)
+        if click is None:  # forged, or another version's: answered rather than left to time out
+            log.warning("Rejected records button %r", custom_id)
+            try:
+                await apologise(interaction)
+            finally:
+                release(interaction)
+            return
+        await self.on_button(interaction, click)
 
     async def on_button(self, interaction: Interaction, click: buttons.RecordsClick) -> None:
         try:
@@ -246,8 +231,8 @@ class RecordsCog(commands.Cog, name="Records"):
             await tell(interaction, records_render.render_not_your_game(locale))
             return
         assert self.bot.user is not None
-        game = records_render.game_of_record(record)
-        await tell(interaction, game_render.render_review(game, locale, self.bot.user.id))
+        game = record.to_game()
+        await tell(interaction, render_review(game, locale, self.bot.user.id))
 
     # ------------------------------------------------------------------ the database
 
@@ -267,26 +252,3 @@ class RecordsCog(commands.Cog, name="Records"):
             self._reads_failing = False
             log.info("Stats are available again")
         return result
-
-
-def _button_class(cog: RecordsCog) -> type[discord.ui.DynamicItem[discord.ui.Button[Any]]]:
-    """The records' buttons for discord.py, bound to this cog: each click goes to on_button."""
-
-    class RecordsButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=buttons.PATTERN):
-        def __init__(self, click: buttons.RecordsClick, custom_id: str) -> None:
-            super().__init__(discord.ui.Button(custom_id=custom_id))
-            self.click = click
-
-        @classmethod
-        async def from_custom_id(
-            cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: Any
-        ) -> RecordsButton:
-            custom_id = str(match.string)
-            click = buttons.parse(custom_id)
-            assert click is not None  # the template matched
-            return cls(click, custom_id)
-
-        async def callback(self, interaction: discord.Interaction[Any]) -> None:
-            await cog.on_button(interaction, self.click)
-
-    return RecordsButton

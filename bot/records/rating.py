@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .model import Rating
+from bot.records.api import Rating
 
 SCALE = 173.7178  # Glicko-2's conversion between its internal scale and the familiar one
 START = Rating(value=1500.0, deviation=350.0, volatility=0.06, games=0)

@@ -2,9 +2,10 @@
 
 Every batch is appended and fsynced before the writer tries the database, and the file is
 emptied once everything in it is written; at start-up, whatever it still holds is recorded
-again (harmless for games that did reach the database: recording is idempotent). A line cut
-short by a kill is skipped. The file is locked while a writer uses it: two processes must not
-share one spool. Blocking I/O: the writer calls these methods in a worker thread.
+again (harmless for games that did reach the database: recording is idempotent), read back a
+bounded number at a time, as during an outage (see the writer). A line cut short by a kill is
+skipped. The file is locked while a writer uses it: two processes must not share one spool.
+Blocking I/O: the writer calls these methods in a worker thread.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO
 
-from .model import GameRecord
-from .schema import game_record, game_row
+from bot.records.api import GameRecord
+from bot.records.sql.schema import game_record, game_row
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +33,9 @@ class Spool:
         self.path = path
         self._file: IO[str] | None = None
 
-    def open(self) -> list[GameRecord]:
-        """Lock the file (creating it and its directory) and return the games it holds."""
+    def open(self) -> int:
+        """Lock the file (creating it and its directory); how many games it holds. They are
+        read back with `read`, a bounded number at a time."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         file = self.path.open("a+", encoding="utf-8")
         try:
@@ -45,26 +47,48 @@ class Spool:
             ) from None
         self._file = file
         file.seek(0)
-        games: dict[int, GameRecord] = {}
+        seen: set[int] = set()
+        ends_in_newline = True
         for number, line in enumerate(file, 1):
-            try:
-                game = game_record(json.loads(line))
-            except (ValueError, KeyError, TypeError):
-                # The last line of a process killed while appending: that batch was never
-                # confirmed to anyone, so there is nothing to recover from it.
-                log.warning("Skipping unreadable line %d of %s", number, self.path)
-                continue
-            games[game.game_id] = game
-        return list(games.values())
+            ends_in_newline = line.endswith("\n")
+            game = _parse(line, number, self.path)
+            if game is not None:
+                seen.add(game.game_id)
+        if not ends_in_newline:
+            # Cut short by a kill: end it, so that the next batch starts on a line of its own.
+            file.write("\n")
+            file.flush()
+        return len(seen)
 
-    def append(self, games: Iterable[GameRecord]) -> None:
+    def read(self, offset: int, limit: int) -> tuple[list[GameRecord], int]:
+        """Up to `limit` games from byte `offset` on, and the offset after them (the end of
+        the file once everything was read)."""
         file = self._require()
-        file.seek(0, os.SEEK_END)
+        file.seek(offset)
+        games: list[GameRecord] = []
+        while len(games) < limit:
+            line = file.readline()
+            if not line:
+                break
+            game = _parse(line, None, self.path)
+            if game is not None:
+                games.append(game)
+        return games, file.tell()
+
+    def end(self) -> int:
+        """The file's length: the offset the next append starts at."""
+        return self._require().seek(0, os.SEEK_END)
+
+    def append(self, games: Iterable[GameRecord]) -> int:
+        """Append and fsync; the offset the first of these games starts at."""
+        file = self._require()
+        start = file.seek(0, os.SEEK_END)
         # A line is the game's database row: the same fields, all of them JSON values.
         lines = (json.dumps(game_row(game), separators=(",", ":")) + "\n" for game in games)
         file.write("".join(lines))
         file.flush()
         os.fsync(file.fileno())
+        return start
 
     def clear(self) -> None:
         file = self._require()
@@ -81,3 +105,14 @@ class Spool:
         if self._file is None:
             raise RuntimeError("the spool is not open")
         return self._file
+
+
+def _parse(line: str, number: int | None, path: Path) -> GameRecord | None:
+    try:
+        return game_record(json.loads(line))
+    except (ValueError, KeyError, TypeError):
+        # The last line of a process killed while appending: that batch was never confirmed
+        # to anyone, so there is nothing to recover from it. Said once, when the spool opens.
+        if number is not None:
+            log.warning("Skipping unreadable line %d of %s", number, path)
+        return None

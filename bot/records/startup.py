@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..settings import Settings
-from .spool import SpoolInUseError
-from .storage import RecordsError, Storage, open_records
-from .writer import RecordWriter
+from bot.records.api import RecordsError
+from bot.records.spool import SpoolInUseError
+from bot.records.sql.storage import Storage, open_records
+from bot.records.writer import RecordWriter
 
 
 class RecordsStartError(Exception):
@@ -24,7 +24,7 @@ async def start_records(url: str, spool_path: Path | None) -> tuple[Storage, Rec
     """Open and migrate the database at `url` (or, if it does not answer, go on and migrate
     later), then start the writer with its spool (replaying what the last run left there)."""
     try:
-        storage = await open_records(url, required=False)
+        storage = await open_records(url, required=False, migrate_in_child=True)
     except RecordsError as error:  # e.g. DatabaseAheadError
         raise RecordsStartError(str(error)) from None
     except OSError as error:  # the SQLite file's directory cannot be made
@@ -39,7 +39,3 @@ async def start_records(url: str, spool_path: Path | None) -> tuple[Storage, Rec
         await storage.close()
         raise RecordsStartError(f"cannot use the spool {spool_path}: {error}") from None
     return storage, writer
-
-
-async def start_records_for(settings: Settings) -> tuple[Storage, RecordWriter]:
-    return await start_records(settings.records_url, settings.spool_path)

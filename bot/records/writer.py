@@ -6,7 +6,10 @@ drains the queue: it appends each batch to the spool (a JSON-lines file, fsynced
 thread), then records everything not yet written in one call to `Records.record`. While that
 fails (down, slow past its timeout, read-only, full) it retries with exponential backoff, keeps
 spooling whatever arrives, and says so once: one warning when writing starts failing, one info
-line when it works again. `pending` and `failing` are there for health checks. `close()` (a clean
+line when it works again. Memory holds at most `max_in_memory` of the games waiting (about
+0.5 KB each); the rest are only in the spool, and are read back from it, that many at a time,
+once the database takes the ones in memory. `pending` and `failing` are there for health
+checks. `close()` (a clean
 stop: SIGTERM, Ctrl-C) writes everything pending if the database answers within its bounded
 wait, and otherwise leaves it in the spool, which the next start replays.
 
@@ -29,13 +32,16 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from .model import GameRecord, Records
-from .spool import Spool
-from .url import describe
+from bot.records.api import GameRecord, Records
+from bot.records.spool import Spool
+from bot.records.sql.url import describe
 
 log = logging.getLogger(__name__)
 
 DEFAULT_BATCH = 500
+# Games waiting for the database that memory holds; the spool holds the rest (without a spool,
+# or while it cannot be written, memory holds them all: there is nowhere else).
+DEFAULT_MAX_IN_MEMORY = 5_000
 FIRST_RETRY_SECONDS = 0.5
 LAST_RETRY_SECONDS = 30.0
 DEFAULT_STOP_SECONDS = 10.0
@@ -56,6 +62,7 @@ class RecordWriter:
         *,
         clock: Callable[[], float] = time.monotonic,
         batch_size: int = DEFAULT_BATCH,
+        max_in_memory: int = DEFAULT_MAX_IN_MEMORY,
         first_retry: float = FIRST_RETRY_SECONDS,
         last_retry: float = LAST_RETRY_SECONDS,
     ) -> None:
@@ -68,6 +75,11 @@ class RecordWriter:
         self._last_retry = last_retry
         self._queue: deque[GameRecord] = deque()  # submitted, not yet spooled
         self._unwritten: dict[int, GameRecord] = {}  # spooled (or not: see above), not written
+        self._max_in_memory = max(max_in_memory, batch_size)
+        # The games only the spool holds: from byte `_backlog_from` to its end, about
+        # `_backlog` of them (a game appended twice counts twice: recording it is idempotent).
+        self._backlog_from: int | None = None
+        self._backlog = 0
         self._spooled = False  # the spool file holds something
         self._wake = asyncio.Event()
         self._drained = asyncio.Event()
@@ -85,6 +97,11 @@ class RecordWriter:
     @property
     def pending(self) -> int:
         """Games submitted or replayed and not yet in the database."""
+        return len(self._queue) + len(self._unwritten) + self._backlog
+
+    @property
+    def in_memory(self) -> int:
+        """Games waiting in memory (at most `max_in_memory` while the spool works)."""
         return len(self._queue) + len(self._unwritten)
 
     @property
@@ -106,19 +123,18 @@ class RecordWriter:
         the spool."""
         if self._task is not None:
             raise RuntimeError("the writer is already started")
+        replayed = 0
         if self._spool is not None:
             replayed = await asyncio.to_thread(self._spool.open)
-            for game in replayed:
-                self._unwritten[game.game_id] = game
             self._spooled = bool(replayed)
             if replayed:
-                log.info("Recording %d game(s) left by the last run", len(replayed))
+                # Read back as any backlog is: a bounded number at a time.
+                self._backlog_from, self._backlog = 0, replayed
+                log.info("Recording %d game(s) left by the last run", replayed)
                 self._drained.clear()
-        else:
-            replayed = []
         self._task = asyncio.create_task(self._run(), name="records-writer")
         self._wake.set()
-        return len(replayed)
+        return replayed
 
     def submit(self, game: GameRecord) -> None:
         """Queue a finished game. Never blocks, never does I/O."""
@@ -152,13 +168,20 @@ class RecordWriter:
         }
         if self._spool is not None and self._spooled and self._task is not None:
             # The spool must not bring them back after a kill either.
-            await asyncio.to_thread(self._rewrite_spool, list(self._unwritten.values()))
+            await asyncio.to_thread(self._rewrite_spool, user_id)
         return forgotten
 
-    def _rewrite_spool(self, games: list[GameRecord]) -> None:
+    def _rewrite_spool(self, user_id: int) -> None:
+        """The spool without the player: the games in memory, then the backlog (read whole
+        for this: a rare request, and one the database answered, so rarely a long backlog)."""
         assert self._spool is not None
+        backlog: list[GameRecord] = []
+        if self._backlog_from is not None:
+            backlog, _ = self._spool.read(self._backlog_from, 2**62)
         self._spool.clear()
-        self._spool.append(games)
+        self._spool.append(list(self._unwritten.values()))
+        if backlog:
+            self._backlog_from = self._spool.append([_without(game, user_id) for game in backlog])
 
     async def close(self, wait: float = DEFAULT_STOP_SECONDS) -> int:
         """Stop: write what is pending (waiting at most `wait` seconds for the database),
@@ -197,7 +220,8 @@ class RecordWriter:
             self._wake.clear()
             try:
                 await self._spool_queue()
-                if self._unwritten and loop.time() >= self._next_attempt:
+                waiting = self._unwritten or self._backlog_from is not None
+                if waiting and loop.time() >= self._next_attempt:
                     await self._write()
             except Exception:  # a bug, not the database: keep the games and keep going
                 log.exception("The records writer failed unexpectedly; retrying")
@@ -217,9 +241,10 @@ class RecordWriter:
         if not self._queue:
             return
         batch = list(self._queue)
+        spooled_at = 0
         if self._spool is not None:
             try:
-                await asyncio.to_thread(self._spool.append, batch)
+                spooled_at = await asyncio.to_thread(self._spool.append, batch)
                 self._spooled = True
                 if self._spool_failing:
                     self._spool_failing = False
@@ -232,13 +257,30 @@ class RecordWriter:
                     log.warning(
                         "Cannot write %s (%s): games wait in memory", self._spool.path, error
                     )
+        to_disk_only = (
+            self._spool is not None
+            and not self._spool_failing
+            and (
+                self._backlog_from is not None
+                or len(self._unwritten) + len(batch) > self._max_in_memory
+            )
+        )
         for _ in batch:
             game = self._queue.popleft()
-            self._unwritten[game.game_id] = game
+            if not to_disk_only:
+                self._unwritten[game.game_id] = game
+        if to_disk_only:
+            # Read back in order once memory is free: after the backlog already there.
+            if self._backlog_from is None:
+                self._backlog_from = spooled_at
+            self._backlog += len(batch)
 
     async def _write(self) -> None:
-        while self._unwritten:
+        while self._unwritten or self._backlog_from is not None:
             await self._spool_queue()  # what ended meanwhile is safe before the next batch
+            if not self._unwritten:
+                await self._read_backlog()
+                continue
             batch = list(self._unwritten.values())[: self._batch_size]
             started = time.perf_counter()
             try:
@@ -250,12 +292,32 @@ class RecordWriter:
             for game in batch:
                 del self._unwritten[game.game_id]
             self._recovered()
-        if self._spooled and self._spool is not None and not self._spool_failing:
+        if (
+            self._spooled
+            and self._spool is not None
+            and not self._spool_failing
+            and not self._queue
+        ):
             try:
                 await asyncio.to_thread(self._spool.clear)
                 self._spooled = False
             except OSError as error:  # replaying games that are already written is harmless
                 log.debug("Could not empty %s: %s", self._spool.path, error)
+
+    async def _read_backlog(self) -> None:
+        """Bring the next games only the spool holds into memory (at most max_in_memory)."""
+        assert self._spool is not None
+        assert self._backlog_from is not None
+        games, after = await asyncio.to_thread(
+            self._spool.read, self._backlog_from, self._max_in_memory
+        )
+        for game in games:
+            self._unwritten[game.game_id] = game
+        if games and after < await asyncio.to_thread(self._spool.end):
+            self._backlog_from = after
+            self._backlog = max(self._backlog - len(games), 0)
+        else:
+            self._backlog_from, self._backlog = None, 0
 
     def _failed(self, error: Exception) -> None:
         loop = asyncio.get_running_loop()

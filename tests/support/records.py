@@ -3,9 +3,9 @@ from a move list, announced as a FinishedGame, turned into a GameRecord."""
 
 from __future__ import annotations
 
-from bot.domain.finished import FinishedGame, Place
-from bot.domain.game import AI, Ending, Game
-from bot.records.model import GameRecord
+from bot.core.finished import FinishedGame, Place
+from bot.core.game import AI, Ending, Game
+from bot.records.api import GameRecord
 
 GUILD = 900_000_000_000_000_001
 OTHER_GUILD = 900_000_000_000_000_002

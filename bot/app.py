@@ -1,0 +1,241 @@
+"""The bot: an AutoShardedBot that loads the game, registers its commands, and logs how to add
+it to a server or to an account. It runs every shard, or those SHARD_IDS names."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import random
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import tictactoe as ttt
+from bot.game.cog import TicTacToeCog, monotonic
+from bot.i18n.translator import CommandTranslator
+from bot.ops.health import Health
+from bot.ops.metrics import Metrics
+from bot.ops.rest_errors import count_rest_errors
+from bot.ops.shards import describe_shard_ids, holds_shard_zero
+from bot.ops.shards_cog import ShardsCog
+from bot.ops.status_server import StatusServer
+from bot.records.api import GameWriter, Records
+from bot.records.cog import RecordsCog
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+INVITE_SCOPES = ("bot", "applications.commands")
+# Keys Discord adds to a registered command, or fills with a default when we leave them out.
+_SERVER_SIDE_KEYS = frozenset(
+    {"id", "application_id", "version", "guild_id", "dm_permission", "default_member_permissions"}
+)
+
+
+class TicTacToeBot(commands.AutoShardedBot):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = monotonic,
+        records: Records | None = None,
+        writer: GameWriter | None = None,
+        metrics: Metrics | None = None,
+    ) -> None:
+        self.metrics = metrics or Metrics()
+        super().__init__(
+            command_prefix=commands.when_mentioned,  # no prefix commands; slash only
+            intents=discord.Intents(guilds=True),  # interactions need no privileged intent
+            help_command=None,
+            # Nothing the bot says pings anyone, unless a message says whom (a challenge).
+            allowed_mentions=discord.AllowedMentions.none(),
+            # None: as many shards as Discord recommends, all in this process. (discord.py's
+            # type for shard_ids leaves out its default, None.)
+            shard_count=settings.shard_count,
+            shard_ids=None if settings.shard_ids is None else list(settings.shard_ids),  # type: ignore[arg-type]
+        )
+        self.settings = settings
+        self.rng = rng or random.Random()
+        self.clock = clock
+        # Where finished games are stored, and the queue that stores them off the click's path.
+        self.records = records
+        self.writer = writer
+        self.health = Health(self.running_shards)
+        self.status_server: StatusServer | None = None
+        self._launching: asyncio.Future[None] | None = None
+        # Filled at sync: the ids Discord gave the commands, for clickable mentions.
+        self.command_ids: dict[str, int] = {}
+        # Installed to a server or to a user's account; usable in servers, DMs and group DMs.
+        self.tree.allowed_contexts = app_commands.AppCommandContext(
+            guild=True, dm_channel=True, private_channel=True
+        )
+        self.tree.allowed_installs = app_commands.AppInstallationType(guild=True, user=True)
+
+    def running_shards(self) -> list[int] | None:
+        """The shards this process runs; None until Discord has said how many there are."""
+        if self.shard_ids is not None:
+            return list(self.shard_ids)
+        return None if self.shard_count is None else list(range(self.shard_count))
+
+    async def setup_hook(self) -> None:
+        if self.settings.metrics_port is not None:
+            # First, so that /healthz answers "connecting" while the shards connect.
+            server = StatusServer(self.metrics, self.health)
+            await server.start(self.settings.metrics_host, self.settings.metrics_port)
+            self.status_server = server
+        self.metrics.watch_gateway(lambda: self.latencies)
+        count_rest_errors(self.http, self.metrics)  # the session exists once logged in
+        await self.add_cog(ShardsCog(self))
+        # Names and descriptions in each user's Discord language, from the same catalogs.
+        await self.tree.set_translator(CommandTranslator())
+        await self.add_cog(
+            TicTacToeCog(
+                self,
+                rng=self.rng,
+                game_timeout=self.settings.game_timeout_seconds,
+                clock=self.clock,
+                metrics=self.metrics,
+            )
+        )
+        if self.records is not None and self.writer is not None:
+            await self.add_cog(RecordsCog(self, self.records, self.writer))
+            self.watch_recording(self.writer)
+        if holds_shard_zero(self.shard_ids):
+            await self.sync_commands()
+        else:
+            # Commands are the application's, not a shard's: one process registers them.
+            await self.fetch_command_ids()
+        self.log_install_links()
+        # The engine solves every position once, on first use (about 13 ms): now, rather than
+        # on a player's first click, and before the freeze below takes its table in.
+        ttt.best_actions(ttt.initial_state())
+        # Everything alive now (modules, the command tree) stays for the process's lifetime:
+        # exempt it from garbage collection so that full collections under load stay short.
+        gc.freeze()
+
+    def watch_recording(self, writer: GameWriter) -> None:
+        """/healthz fails while finished games cannot be written; /metrics shows how many wait
+        and how long each write takes."""
+        self.health.add_check("recording", lambda: writer.failing)
+        self.metrics.pending_records.set_function(lambda: writer.pending)
+        writer.on_write = self.metrics.database_write_seconds.observe
+
+    def log_install_links(self) -> None:
+        """Log the links that add the bot to a server and to a user's account."""
+        assert self.application_id is not None
+        log.info("Add me to a server: %s", install_url(self.application_id, user=False))
+        log.info("Add me to your account: %s", install_url(self.application_id, user=True))
+
+    async def sync_commands(self) -> bool:
+        """Upload the slash commands if Discord's copy differs from ours; True if it did.
+
+        With DISCORD_GUILD_ID set they go to that server only, where updates show at once.
+        """
+        guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
+        where = f"server {guild.id}" if guild else "all servers"
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        translator = self.tree.translator
+        local = {
+            cmd.name: (
+                await cmd.get_translated_payload(self.tree, translator)
+                if translator is not None
+                else cmd.to_dict(self.tree)
+            )
+            for cmd in self.tree.get_commands(guild=guild)
+        }
+        remote = {cmd["name"]: cmd for cmd in await self._fetch_command_payloads(guild)}
+        if _canonical(local) == _canonical(remote):
+            self.command_ids = {name: int(cmd["id"]) for name, cmd in remote.items()}
+            log.info("Slash commands for %s are up to date (%s)", where, ", ".join(sorted(local)))
+            return False
+        synced = await self.tree.sync(guild=guild)
+        self.command_ids = {command.name: command.id for command in synced}
+        log.info("Synced %d command(s) to %s", len(synced), where)
+        return True
+
+    async def fetch_command_ids(self) -> None:
+        """The ids Discord gave the commands (for clickable mentions), without changing them."""
+        guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
+        commands = await self._fetch_command_payloads(guild)
+        self.command_ids = {cmd["name"]: int(cmd["id"]) for cmd in commands}
+        log.info("Commands are registered by the process that runs shard 0; not syncing them")
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if initial and self.shard_count is not None:
+            # The first shard to connect: the count is known now (Discord's, if not set).
+            running = self.running_shards() or []
+            log.info("Running shards %s of %d", describe_shard_ids(running), self.shard_count)
+        await super().before_identify_hook(shard_id, initial=initial)
+
+    async def _fetch_command_payloads(self, guild: discord.Object | None) -> list[dict[str, Any]]:
+        # Raw payloads: AppCommand.to_dict() does not round-trip `contexts` and
+        # `integration_types` in discord.py 2.7, which would force a sync on every start.
+        assert self.application_id is not None
+        if guild is None:
+            return await self.http.get_global_commands(self.application_id)  # type: ignore[return-value]
+        return await self.http.get_guild_commands(self.application_id, guild.id)  # type: ignore[return-value]
+
+    async def on_ready(self) -> None:
+        log.info("Logged in as %s (id %s)", self.user, self.user and self.user.id)
+
+    async def launch_shards(self) -> None:
+        # discord.py's close() does not stop a shard that is still connecting (it waits up to
+        # shard_connect_timeout for Discord's hello): close() cancels this, and it ends quietly.
+        self._launching = asyncio.ensure_future(super().launch_shards())
+        try:
+            await self._launching
+        except asyncio.CancelledError:
+            if not self.is_closed():
+                raise
+        finally:
+            self._launching = None
+
+    async def close(self) -> None:
+        log.info("Shutting down")
+        if self._launching is not None:
+            self._launching.cancel()
+        await super().close()
+        await self.close_records()
+        if self.status_server is not None:
+            await self.status_server.close()
+
+    async def close_records(self) -> None:
+        """Write what is pending (or spool it for the next start), then let the database go;
+        once the gateway is closed, as no more games can end."""
+        writer, records = self.writer, self.records
+        self.writer = self.records = None
+        if writer is not None:
+            await writer.close()
+        if records is not None:
+            await records.close()
+
+
+def install_url(application_id: int, *, user: bool) -> str:
+    """The link that adds the app to a server (bot + commands) or to a user's account."""
+    # discord.py's oauth_url has no integration_type: Discord's values are 0 (server), 1 (user).
+    if user:
+        url = discord.utils.oauth_url(application_id, scopes=("applications.commands",))
+        return f"{url}&integration_type=1"
+    url = discord.utils.oauth_url(
+        application_id, permissions=discord.Permissions.none(), scopes=INVITE_SCOPES
+    )
+    return f"{url}&integration_type=0"
+
+
+def _canonical(value: Any) -> Any:
+    """A command payload without server-side keys and empty values, for comparison."""
+    if isinstance(value, dict):
+        return {
+            key: _canonical(item)
+            for key, item in value.items()
+            if key not in _SERVER_SIDE_KEYS and item not in (None, False, [], {}, "")
+        }
+    if isinstance(value, list):
+        return [_canonical(item) for item in value]
+    return value

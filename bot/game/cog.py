@@ -1,0 +1,403 @@
+"""The only code that talks to Discord: decode → look up → decide → compare-and-set → respond."""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str
+from discord.ext import commands
+
+import tictactoe as ttt
+from bot.core import codec
+from bot.core.finished import Finish, FinishedGame, Place, describe, kind_of, snowflake_time
+from bot.core.game import Game, State
+from bot.core.live import GameStore, Live
+from bot.core.policy import (
+    AskResign,
+    Decision,
+    Decline,
+    Expire,
+    KeepPlaying,
+    Private,
+    Refusal,
+    Refuse,
+    Resign,
+    Seen,
+    Start,
+    Update,
+    decide_click,
+    idle_seconds,
+)
+from bot.game import controls, starting
+from bot.game.delivery import Delivery, Landed, landed
+from bot.game.expiry import Expiry
+from bot.game.interactions import (
+    Interaction,
+    channel_id,
+    custom_ids,
+    jump_url,
+    scope_id,
+    sent_at,
+    where,
+)
+from bot.ops.metrics import Metrics
+from bot.ops.shards import EVENT_SHARD, shard_of
+from bot.ui import apologise, release, tell, update_message
+from bot.view.board import render_state
+from bot.view.replies import (
+    render_raced,
+    render_refusal,
+)
+from bot.view.words import command_mention
+
+if TYPE_CHECKING:
+    from bot.app import TicTacToeBot
+
+log = logging.getLogger(__name__)
+
+
+def monotonic() -> float:
+    # Looked up at each call so a simulated clock (SimCord's) is honoured.
+    return time.monotonic()
+
+
+class TicTacToeCog(commands.Cog, name="TicTacToe"):
+    def __init__(
+        self,
+        bot: TicTacToeBot,
+        *,
+        rng: random.Random,
+        game_timeout: float,
+        clock: Callable[[], float] = monotonic,
+        metrics: Metrics | None = None,
+    ) -> None:
+        self.bot = bot
+        self.rng = rng
+        self.game_timeout = game_timeout
+        self.clock = clock
+        self.metrics = metrics or Metrics()
+        self.store = GameStore()
+        self.metrics.count_live_games(self.store.__len__)
+        self.delivery = Delivery(bot, self.store, on_unsure=lambda: self.expiry.schedule())
+        self.expiry = Expiry(
+            self.store,
+            self.delivery,
+            clock=lambda: self.clock(),
+            announce=self.announce,
+            bot_id=lambda: self.bot_id,
+            shard_of=lambda guild_id: shard_of(guild_id, self.bot.shard_count),
+        )
+        # Cogs cannot declare context menus with a decorator: built here, added on load.
+        self.challenge_menu = app_commands.ContextMenu(
+            name=locale_str("Challenge to Tic-Tac-Toe"), callback=self.challenge_from_menu
+        )
+
+    @property
+    def bot_id(self) -> int:
+        assert self.bot.user is not None
+        return self.bot.user.id
+
+    @property
+    def command(self) -> str:
+        return command_mention(self.bot.command_ids.get("tictactoe"))
+
+    async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.challenge_menu)
+
+    async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.challenge_menu.name, type=self.challenge_menu.type)
+        self.expiry.close()
+        self.store.clear()
+
+    async def cog_app_command_error(
+        self,
+        interaction: discord.Interaction[Any],  # discord.py types this hook for any client
+        error: app_commands.AppCommandError,
+    ) -> None:
+        command = interaction.command.name if interaction.command else "?"
+        self.metrics.command_errors.inc()
+        log.error("/%s failed in channel %s", command, interaction.channel_id, exc_info=error)
+        await apologise(interaction)
+
+    async def on_click_error(
+        self, interaction: Interaction, custom_id: str, error: Exception
+    ) -> None:
+        """Like cog_app_command_error, for buttons: log it, and say sorry to the user."""
+        self.metrics.click_errors.inc()
+        log.error(
+            "Button %r failed in channel %s", custom_id, interaction.channel_id, exc_info=error
+        )
+        await apologise(interaction)
+
+    # ------------------------------------------------------------------ /tictactoe
+
+    @app_commands.command(
+        name="tictactoe", description=locale_str("Play tic-tac-toe against me or a friend")
+    )
+    @app_commands.describe(
+        opponent=locale_str("Challenge this person; leave empty to play against me"),
+        play_as=locale_str("Your mark; X moves first"),
+        difficulty=locale_str("How well I play (games against me only)"),
+    )
+    @app_commands.choices(
+        play_as=[
+            app_commands.Choice(name=locale_str("X — you move first"), value="X"),
+            app_commands.Choice(name=locale_str("O — the other side moves first"), value="O"),
+            app_commands.Choice(name=locale_str("Random"), value="random"),
+        ],
+        difficulty=[
+            app_commands.Choice(name=locale_str("Easy — makes plenty of mistakes"), value="easy"),
+            app_commands.Choice(name=locale_str("Medium — sees two moves ahead"), value="medium"),
+            app_commands.Choice(name=locale_str("Hard — slips now and then"), value="hard"),
+            app_commands.Choice(name=locale_str("Impossible — never loses"), value="impossible"),
+        ],
+    )
+    async def tictactoe(
+        self,
+        interaction: Interaction,
+        opponent: discord.User | None = None,
+        play_as: Literal["X", "O", "random"] = "X",
+        difficulty: Literal["easy", "medium", "hard", "impossible"] = "impossible",
+    ) -> None:
+        await self.start(interaction, opponent, play_as, difficulty)
+
+    async def challenge_from_menu(
+        self, interaction: Interaction, member: discord.Member | discord.User
+    ) -> None:
+        """The member menu's "Challenge to Tic-Tac-Toe": /tictactoe opponent:member."""
+        await self.start(interaction, member, "X", ttt.IMPOSSIBLE)
+
+    async def start(
+        self,
+        interaction: Interaction,
+        opponent: discord.Member | discord.User | None,
+        play_as: str,
+        difficulty: str,
+    ) -> None:
+        EVENT_SHARD.set(shard_of(interaction.guild_id, self.bot.shard_count))
+        started = time.perf_counter()
+        try:
+            await starting.start(self, interaction, opponent, play_as, difficulty)
+        finally:
+            self.metrics.command_seconds.observe(time.perf_counter() - started)
+
+    @commands.Cog.listener()
+    async def on_app_command_completion(self, interaction: Interaction, command: Any) -> None:
+        # discord.py sends this only after a command that did not fail: on an error,
+        # cog_app_command_error still needs `interaction.response` as it is.
+        release(interaction)
+
+    # ------------------------------------------------------------------ the buttons
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Every button this bot posts: its custom_id carries the whole state of its message,
+        so a click is handled the same way before and after a restart (see bot/ui.py for why
+        this listener and not a DynamicItem)."""
+        if interaction.type is not discord.InteractionType.component or interaction.data is None:
+            return
+        custom_id = str(interaction.data.get("custom_id", ""))
+        if not custom_id.startswith(codec.PREFIXES):
+            return
+        started = time.perf_counter()
+        EVENT_SHARD.set(shard_of(interaction.guild_id, self.bot.shard_count))
+        try:
+            await self.on_click(interaction, custom_id)
+        except Exception as error:
+            await self.on_click_error(interaction, custom_id, error)
+        finally:
+            release(interaction)
+            self.metrics.click_seconds.observe(time.perf_counter() - started)
+
+    async def on_click(self, interaction: Interaction, custom_id: str) -> None:
+        message = interaction.message
+        assert message is not None, "a button is always on a message"
+        try:
+            click = codec.decode(custom_id)
+        except codec.CodecError as error:
+            log.warning("Channel %s: rejected button: %s", interaction.channel_id, error)
+            self.metrics.clicks_refused[Refusal.INVALID].inc()
+            await self.refuse(interaction, Refuse(Refusal.INVALID), None)
+            return
+        scope = scope_id(interaction)
+        if click.verb is codec.Verb.CONFIRM_RESIGN:
+            # Pressed on the private question, not on the board: find the board's game.
+            scope = self._scope_holding(interaction, click.key)
+        live = self.store.get(scope)
+        last_change = (
+            message.edited_at.timestamp() if message.edited_at else snowflake_time(message.id)
+        )
+        seen = Seen(
+            click,
+            message.id,
+            is_current=custom_id in custom_ids(message.components),
+            seconds_since_change=sent_at(interaction) - last_change,
+            has_ended=self.store.has_ended(scope, message.id),
+        )
+        decision = decide_click(
+            live, seen, interaction.user.id, game_timeout=self.game_timeout, rng=self.rng
+        )
+        await self._carry_out(interaction, scope, decision, live, click.key)
+
+    async def _carry_out(
+        self,
+        interaction: Interaction,
+        scope: int,
+        decision: Decision,
+        live: Live | None,
+        shown: str,
+    ) -> None:
+        """Do what was decided; `scope` is where the clicked game lives in memory, `shown`
+        the key of the state the clicked message showed."""
+        match decision:
+            case Update(old=old, new=new):  # the common case first
+                await self._update(interaction, scope, old, shown, new)
+            case Refuse(reason=reason):
+                self.metrics.clicks_refused[reason].inc()
+                await self.refuse(interaction, decision, live)
+            case Expire(state=state):
+                self.metrics.clicks_other.inc()
+                await controls.expire_unwatched(self, interaction, scope, state)
+            case Start(state=state, retire=retire):
+                await controls.rematch(self, interaction, scope, retire, state)
+            case Private(kind=kind, game=game):
+                self.metrics.clicks_other.inc()
+                await controls.private(self, interaction, kind, game)
+            case AskResign(old=old, game=game):
+                await controls.ask_resign(self, interaction, scope, old, game)
+            case Resign(old=old, new=new):
+                await controls.resign(self, interaction, scope, old, new)
+            case KeepPlaying():
+                self.metrics.clicks_other.inc()
+                await controls.keep_playing(interaction)
+            case Decline(old=old, challenge=challenge):
+                await controls.decline(self, interaction, scope, old, challenge)
+
+    async def _update(
+        self, interaction: Interaction, scope: int, old: Live | None, shown: str, new: State
+    ) -> None:
+        """Move the channel from the state keyed `shown` to `new` and show it, in the click's
+        one response."""
+        message = interaction.message
+        assert message is not None
+        over = isinstance(new, Game) and new.is_over
+        idle = idle_seconds(new, self.game_timeout)
+        key = codec.state_key(new)
+        live = self.live_entry(interaction, key, idle, message.id)
+        if old is not None:  # where the game started stays where it is played
+            live = live._replace(place=old.place, user_installed=old.user_installed)
+        after = None if over else live
+        if over and old is None:
+            # A board from before a restart, ended by this click: nothing to swap in memory,
+            # but a click still in flight on it must find it over.
+            claimed = self.store.end_unclaimed(scope, message.id)
+        else:
+            claimed = self.store.compare_and_set(scope, old, after)
+        if not claimed:
+            await self.raced(interaction)
+            return
+        card = render_state(new, self.bot_id, self.deadline(interaction, idle), key=key)
+        try:
+            await update_message(interaction, card)
+        except Exception as error:
+            # Until settled, the older token is the one known to edit the board.
+            unsure = live._replace(
+                unsure_of=shown,
+                token=old.token if old is not None else None,
+            )
+            if self.delivery.after_failed_edit(error, scope, after, old, unsure):
+                if over and old is None and landed(error) is Landed.NO:
+                    self.store.reopen(scope, message.id)
+                raise
+        self.metrics.clicks_moved.inc()  # counted once answered: the player waits for nothing
+        if over:
+            assert isinstance(new, Game)
+            log.debug("Channel %s: game over: %s", scope, describe(new))
+            self.announce(message.id, new, sent_at(interaction), *live.where)
+        else:
+            if isinstance(new, Game) and not new.moves:  # only an accepted challenge gives this
+                self.metrics.started["friend"].inc()
+            self.expiry.schedule()
+
+    def _scope_holding(self, interaction: Interaction, key: str) -> int:
+        for scope in (channel_id(interaction), scope_id(interaction, private=True)):
+            live = self.store.get(scope)
+            if live is not None and live.key == key:
+                return scope
+        return channel_id(interaction)
+
+    # ------------------------------------------------------------------ private answers
+
+    async def refuse(self, interaction: Interaction, refusal: Refuse, live: Live | None) -> None:
+        url = None
+        if live is not None and live.message_id is not None:
+            url = self.jump_url(channel_id(interaction), live)
+        reply = render_refusal(
+            refusal.reason,
+            refusal.state,
+            str(interaction.locale),
+            bot_id=self.bot_id,
+            command=self.command,
+            live_url=url,
+        )
+        await tell(interaction, reply)
+
+    async def raced(self, interaction: Interaction) -> None:
+        """Another click changed the game first: say so to this one."""
+        self.metrics.clicks_raced.inc()
+        await tell(interaction, render_raced(str(interaction.locale)))
+
+    # ------------------------------------------------------------------ expiry
+
+    async def expire_lapsed(self) -> int:
+        """Free and show every game past its deadline now (the timer's work; tests call it
+        after moving the clock)."""
+        return await self.expiry.expire_lapsed()
+
+    def announce(
+        self,
+        message_id: int,
+        game: Game,
+        ended_at: float,
+        guild_id: int | None,
+        place: str,
+        user_installed: bool,
+    ) -> None:
+        """Count the game as finished and tell whoever listens (`on_game_finished`) that the
+        game of this board has ended: after the click's answer, once per game; no I/O
+        (discord.py runs each listener as a task of its own)."""
+        self.metrics.finished[kind_of(game), Finish.of(game).label].inc()
+        finished = FinishedGame(message_id, game, ended_at, guild_id, Place(place), user_installed)
+        self.bot.dispatch("game_finished", finished)
+
+    # ------------------------------------------------------------------ helpers
+
+    def live_entry(
+        self, interaction: Interaction, state_key: str, idle: float, message_id: int | None = None
+    ) -> Live:
+        """Memory's entry for a board this interaction posts or updates."""
+        place, user_installed = where(interaction)
+        return Live(
+            message_id=message_id,
+            key=state_key,
+            unsure_of=None,
+            token=interaction.token,
+            deadline=self.clock() + idle,
+            guild_id=interaction.guild_id,
+            place=place,
+            user_installed=user_installed,
+        )
+
+    def deadline(self, interaction: Interaction, idle: float) -> int:
+        # Rounded up: a deadline shown a second early would read "60 seconds" for a minute.
+        return math.ceil(sent_at(interaction) + idle)
+
+    def jump_url(self, channel: int, live: Live) -> str:
+        return jump_url(live.guild_id, channel, live.message_id)

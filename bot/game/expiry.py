@@ -1,0 +1,107 @@
+"""Games and challenges that nobody touched in time: one timer for all of them."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.core import codec
+from bot.core.finished import describe
+from bot.core.game import Game
+from bot.core.live import GameStore, Live
+from bot.game.delivery import Delivery
+from bot.ops.shards import EVENT_SHARD
+from bot.view.board import render_expired
+
+log = logging.getLogger(__name__)
+
+# Announces a finished game: (message id, game, ended at, guild id, place, user installed).
+Announce = Callable[[int, Game, float, int | None, str, bool], None]
+
+
+class Expiry:
+    """Fires at the earliest deadline in the store, frees what lapsed and shows it lapsed."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        delivery: Delivery,
+        *,
+        clock: Callable[[], float],
+        announce: Announce,
+        bot_id: Callable[[], int],
+        shard_of: Callable[[int | None], int],
+    ) -> None:
+        self.store = store
+        self.delivery = delivery
+        self.clock = clock
+        self._announce = announce
+        self._bot_id = bot_id
+        self._shard_of = shard_of
+        self._handle: asyncio.TimerHandle | None = None
+        self._due = float("inf")
+        self._background: set[asyncio.Task[Any]] = set()
+
+    def schedule(self) -> None:
+        """Set the one timer for the earliest deadline, if it moved earlier."""
+        due = self.store.next_deadline()
+        if due is None or due >= self._due:
+            return
+        if self._handle is not None:
+            self._handle.cancel()
+        loop = asyncio.get_running_loop()
+        self._due = due
+        self._handle = loop.call_later(max(0.0, due - self.clock()), self._on_timer)
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+        for task in self._background:
+            task.cancel()
+
+    def _on_timer(self) -> None:
+        self._handle, self._due = None, float("inf")
+        task = asyncio.ensure_future(self.expire_lapsed())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def expire_lapsed(self) -> int:
+        """Free every game and challenge past its deadline and show it lapsed; how many.
+
+        The timer calls this at the earliest deadline (tests call it after moving the clock).
+        Each board is edited through its last interaction's token.
+        """
+        lapsed = self.store.pop_lapsed(self.clock())
+        self.schedule()
+        await asyncio.gather(*(self._show_lapsed(scope, live) for scope, live in lapsed))
+        return len(lapsed)
+
+    async def _show_lapsed(self, scope: int, live: Live) -> None:
+        EVENT_SHARD.set(self._shard_of(live.guild_id))
+        if live.token is None:
+            return
+        try:
+            state = codec.decode_state(live.key)
+            if live.unsure_of is not None:
+                # The last edit's fate is unknown: redraw only what the message really shows.
+                state = await self.delivery.shown_state(live)
+            # Discord's clock, as every other end time (a snowflake's); a simulated one in tests.
+            now = discord.utils.utcnow().timestamp()
+            if isinstance(state, Game) and state.is_over:
+                # It ended on the board by an edit whose fate was unknown: announced now.
+                assert live.message_id is not None
+                self._announce(live.message_id, state, now, *live.where)
+                return
+            try:
+                await self.delivery.edit_by_token(live, render_expired(state, self._bot_id()))
+            finally:
+                # The time is up whether or not the board could be redrawn.
+                if isinstance(state, Game) and live.message_id is not None:
+                    self._announce(live.message_id, state.expire(), now, *live.where)
+            log.debug("Channel %s: %s expired", scope, describe(state))
+        except (discord.HTTPException, codec.CodecError, StopIteration) as error:
+            log.warning("Channel %s: could not show the expiry: %s", scope, error)

@@ -1,0 +1,220 @@
+"""Recorded games, stats and leaderboards as plain values (pure: no I/O, no Discord).
+
+`Records` is what the rest of the bot asks of storage; `bot.records.sql.storage` implements it on
+SQLAlchemy (SQLite or PostgreSQL).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, Protocol, TypeVar
+
+from bot.core.finished import Finish, FinishedGame, Place, ending_of, snowflake_time, winner_of
+from bot.core.game import DELETED_PLAYER, Game
+
+BOT_PLAYER = 0  # the player id that stands for the bot, as in bot.core.game.AI
+LEVELS = ("easy", "medium", "hard", "impossible")
+
+RowT = TypeVar("RowT")
+
+
+class RecordsError(Exception):
+    """The one error the records raise to the rest of the bot: the database failed, timed out
+    or cannot be used as it is; str() is one line without the URL's password."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished game as stored. A player id of None: that player deleted their data."""
+
+    game_id: int  # the board message's id (see bot.core.finished.FinishedGame)
+    x_player: int | None  # BOT_PLAYER for the bot
+    o_player: int | None
+    level: str | None  # the bot's difficulty, when the bot played
+    moves: tuple[int, ...] | None  # cells 0-8 in order; None for boards without a move list
+    board: str  # the final board, 9 characters row by row: "X", "O" or "-"
+    winner: str | None  # "X", "O", or None for a draw (or a game that counts for nobody)
+    finish: Finish
+    counted: bool  # False for a game abandoned before both sides moved: kept, not counted
+    started_at: float  # unix seconds
+    ended_at: float
+    guild_id: int | None
+    place: Place
+    user_installed: bool
+    locale: str  # the board's language
+
+    @classmethod
+    def from_finished(cls, finished: FinishedGame) -> GameRecord:
+        """The record of a game that has just ended.
+
+        - Three in a row wins; a full board with no line is a draw; resigning loses.
+        - Expired: the player to move ran out of time and loses (against the bot that is
+          always the person, whose move it is whenever the board waits).
+        - A game abandoned (resigned or expired) before both sides moved is kept but counts for
+          nobody: `counted` is False and `winner` None. No tally, streak or rating sees it.
+        - It started when its board was posted: the time in the board message's snowflake.
+        """
+        game = finished.game
+        if not game.is_over:
+            raise ValueError("only a finished game is recorded")
+        flat = (*game.board[0], *game.board[1], *game.board[2])
+        finish = Finish.of(game)
+        both_moved = "X" in flat and "O" in flat
+        counted = finish in (Finish.LINE, Finish.FULL) or both_moved
+        winner = winner_of(game, finish) if counted else None
+        return cls(
+            game_id=finished.game_id,
+            x_player=game.x_player,
+            o_player=game.o_player,
+            level=game.difficulty,
+            moves=game.moves,
+            board="".join(cell or "-" for cell in flat),
+            winner=winner,
+            finish=finish,
+            counted=counted,
+            started_at=snowflake_time(finished.game_id),
+            ended_at=finished.ended_at,
+            guild_id=finished.guild_id,
+            place=finished.place,
+            user_installed=finished.user_installed,
+            locale=game.locale,
+        )
+
+    def to_game(self) -> Game:
+        """The recorded game as the bot's Game (the inverse of from_finished), for its review.
+        A seat emptied by /forget-me holds DELETED_PLAYER (or the one after it, when both
+        players deleted their data)."""
+        x = DELETED_PLAYER if self.x_player is None else self.x_player
+        o = DELETED_PLAYER if self.o_player is None else self.o_player
+        if x == o:  # both deleted their data
+            o = DELETED_PLAYER + 1
+        ending = ending_of(self.finish, self.winner)
+        return Game.from_moves(x, o, self.level, self.moves or (), ending, self.locale)
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A Glicko-2 rating on the familiar scale (1500 for a new player)."""
+
+    value: float
+    deviation: float
+    volatility: float
+    games: int  # rated games played
+
+    @property
+    def provisional(self) -> bool:
+        # As lichess: a deviation this wide means too few recent games to trust the number.
+        return self.deviation > PROVISIONAL_DEVIATION
+
+
+PROVISIONAL_DEVIATION = 110.0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    user_id: int
+    vs_bot: dict[str, Tally] = field(default_factory=dict)  # by level, levels played only
+    vs_people: Tally = Tally()
+    current_streak: int = 0  # wins in a row, up to the last counted game
+    best_streak: int = 0
+    rating: Rating | None = None  # None until a rated game
+    rank: int | None = None  # by rating, among the rated players of the server (or everyone)
+    recent: tuple[GameRecord, ...] = ()  # newest first
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    rank: int
+    user_id: int
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class BotRow:
+    """One player against the bot: what means something in a game the bot never loses."""
+
+    rank: int
+    user_id: int
+    best_unbeaten_impossible: int  # longest run of games without a loss against Impossible
+    wins_hard: int
+    games: int  # counted games against the bot, any level
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[RowT]):
+    rows: tuple[RowT, ...]
+    page: int  # 0-based
+    pages: int  # at least 1
+    total: int  # rows on every page together
+
+
+class Records(Protocol):
+    """What the bot asks of storage. Every method may raise when the database is down."""
+
+    async def record(self, games: Sequence[GameRecord]) -> int:
+        """Store finished games and update every aggregate and rating they change, in one
+        transaction; idempotent by game_id (a game already stored changes nothing, whichever
+        process stored it). Returns how many were new."""
+        ...
+
+    async def stats(self, user_id: int, guild_id: int | None, recent: int = 5) -> PlayerStats:
+        """A player's stats; `rank` among the rated players of `guild_id` (None: everyone)."""
+        ...
+
+    async def game(self, game_id: int) -> GameRecord | None: ...
+
+    async def rating_board(self, guild_id: int | None, page: int, per_page: int) -> Page[RatingRow]:
+        """Players who played in `guild_id` (None: everywhere), best rating first."""
+        ...
+
+    async def bot_board(self, guild_id: int | None, page: int, per_page: int) -> Page[BotRow]:
+        """Players against the bot, longest unbeaten run against Impossible first, then wins
+        against Hard."""
+        ...
+
+    async def forget(self, user_id: int) -> int:
+        """Delete everything about a player: their aggregates and rating go, their seat in
+        recorded games becomes None (their opponents keep their own counts). Returns how many
+        games named them."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class GameWriter(Protocol):
+    """What the rest of the bot needs of the background writer (bot.records.writer)."""
+
+    on_write: Callable[[float], None]
+
+    @property
+    def pending(self) -> int: ...
+
+    @property
+    def failing(self) -> str | None: ...
+
+    def submit(self, record: GameRecord) -> None: ...
+
+    async def flush(self, wait: float = ...) -> bool:
+        """True once nothing is pending; False if `wait` seconds passed first."""
+        ...
+
+    async def forget(self, user_id: int, wait: float = ...) -> int:
+        """Records.forget, after writing what is pending, and the player taken out of the
+        games still waiting; how many stored games named them (RecordsError if it failed)."""
+        ...
+
+    async def close(self) -> int:
+        """Write or spool what is pending; how many games were left for the next start."""
+        ...

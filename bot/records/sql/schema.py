@@ -1,0 +1,227 @@
+"""The records' tables (SQLAlchemy Core), the same on SQLite and PostgreSQL.
+
+`games` holds every finished game, keyed by its board message's id: inserting a game twice is a
+no-op, which is what makes recording exactly-once. The other tables are aggregates kept up to
+date in the same transaction as each newly inserted game, so that /stats and the leaderboards
+read a few rows instead of counting games:
+
+- `players`: one row per person who finished a counted game: tallies against people, streaks,
+  the bot board's numbers, and the Glicko-2 rating (NULL until their first game against a
+  person).
+- `bot_tallies`: wins, draws and losses per person and bot level.
+- `memberships`: who played in which server, with a copy of the numbers the server's boards sort
+  by, so that a server's board and a rank within it are index range scans.
+- `board_sizes`: how many rows each board has (per server, and everyone's).
+
+Boards sort by (key, user_id) descending; the indexes are ascending, read backwards.
+Alembic's migrations (bot/records/sql/migrations) create exactly these tables; a test compares them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    ColumnElement,
+    Double,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    literal_column,
+    or_,
+    text,
+)
+
+from bot.core.finished import Place
+from bot.records.api import Finish, GameRecord
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+
+def _count(name: str) -> Column[int]:
+    return Column(name, Integer, nullable=False, server_default=text("0"))
+
+
+games = Table(
+    "games",
+    metadata,
+    Column("game_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("x_player", BigInteger),  # NULL: that player deleted their data; 0: the bot
+    Column("o_player", BigInteger),
+    Column("level", String(16)),
+    Column("moves", String(9)),  # cells 0-8 in order, as digits; NULL when unknown
+    Column("board", String(9), nullable=False),
+    Column("winner", String(1)),
+    Column("finish", String(16), nullable=False),
+    Column("counted", Boolean, nullable=False),
+    Column("started_at", Double, nullable=False),
+    Column("ended_at", Double, nullable=False),
+    Column("guild_id", BigInteger),
+    Column("place", String(16), nullable=False),
+    Column("user_installed", Boolean, nullable=False),
+    Column("locale", String(16), nullable=False),
+)
+Index(None, games.c.x_player, games.c.ended_at)
+Index(None, games.c.o_player, games.c.ended_at)
+
+players = Table(
+    "players",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("rating", Double),
+    Column("deviation", Double),
+    Column("volatility", Double),
+    _count("rated_games"),
+    _count("people_wins"),
+    _count("people_draws"),
+    _count("people_losses"),
+    _count("streak"),
+    _count("best_streak"),
+    _count("unbeaten_impossible"),
+    _count("best_unbeaten_impossible"),
+    _count("wins_hard"),
+    _count("bot_games"),
+)
+Index(
+    "ix_players_rating",
+    players.c.rating,
+    players.c.user_id,
+    sqlite_where=players.c.rating.is_not(None),
+    postgresql_where=players.c.rating.is_not(None),
+)
+Index(
+    "ix_players_bot_board",
+    players.c.best_unbeaten_impossible,
+    players.c.wins_hard,
+    players.c.user_id,
+    players.c.bot_games,  # covering: SQLite checks the filter on the index, not the table
+    sqlite_where=players.c.bot_games > 0,
+    postgresql_where=players.c.bot_games > 0,
+)
+
+bot_tallies = Table(
+    "bot_tallies",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("level", String(16), primary_key=True),
+    _count("wins"),
+    _count("draws"),
+    _count("losses"),
+)
+
+memberships = Table(
+    "memberships",
+    metadata,
+    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    # Copies of the player's row, kept equal by every write that changes it.
+    Column("rating", Double),
+    _count("best_unbeaten_impossible"),
+    _count("wins_hard"),
+    _count("bot_games"),
+)
+Index(None, memberships.c.user_id)
+Index(
+    "ix_memberships_rating",
+    memberships.c.guild_id,
+    memberships.c.rating,
+    memberships.c.user_id,
+    sqlite_where=memberships.c.rating.is_not(None),
+    postgresql_where=memberships.c.rating.is_not(None),
+)
+Index(
+    "ix_memberships_bot_board",
+    memberships.c.guild_id,
+    memberships.c.best_unbeaten_impossible,
+    memberships.c.wins_hard,
+    memberships.c.user_id,
+    memberships.c.bot_games,
+    sqlite_where=memberships.c.bot_games > 0,
+    postgresql_where=memberships.c.bot_games > 0,
+)
+
+
+def shows_on_bot_board(row: Mapping[str, Any]) -> bool:
+    """Whether a player's (member's) row has something to show on the bot board: a game
+    without a loss against Impossible, or a win against Hard (what bot_board_filter says in
+    SQL; board_sizes counts these)."""
+    return bool(
+        row["bot_games"] > 0 and (row["best_unbeaten_impossible"] > 0 or row["wins_hard"] > 0)
+    )
+
+
+def bot_board_filter(table: Table) -> list[Any]:
+    """shows_on_bot_board in SQL. The literal 0s, not bound parameters: only then can SQLite
+    (and PostgreSQL's generic plans for asyncpg's prepared statements) see that the partial
+    index's `bot_games > 0` applies. The rows with nothing to show sort last in that index
+    (both numbers 0), so a page never reads past the rows it shows for them."""
+    zero: ColumnElement[int] = literal_column("0")
+    return [
+        table.c.bot_games > zero,
+        or_(table.c.best_unbeaten_impossible > zero, table.c.wins_hard > zero),
+    ]
+
+
+EVERYONE = 0  # board_sizes' guild_id for the boards of everyone
+
+board_sizes = Table(
+    "board_sizes",
+    metadata,
+    # How many rows each board has, kept with the rows: counting 100,000 index entries per page
+    # turned would cost more than the page itself.
+    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),  # or EVERYONE
+    _count("rated"),  # rating board: players (members) with a rating
+    _count("vs_bot"),  # bot board: players (members) with a counted game against the bot
+)
+
+
+def game_row(game: GameRecord) -> dict[str, Any]:
+    return {
+        "game_id": game.game_id,
+        "x_player": game.x_player,
+        "o_player": game.o_player,
+        "level": game.level,
+        "moves": None if game.moves is None else "".join(map(str, game.moves)),
+        "board": game.board,
+        "winner": game.winner,
+        "finish": game.finish.value,
+        "counted": game.counted,
+        "started_at": game.started_at,
+        "ended_at": game.ended_at,
+        "guild_id": game.guild_id,
+        "place": game.place.value,
+        "user_installed": game.user_installed,
+        "locale": game.locale,
+    }
+
+
+def game_record(row: Mapping[Any, Any]) -> GameRecord:
+    moves = row["moves"]
+    return GameRecord(
+        game_id=row["game_id"],
+        x_player=row["x_player"],
+        o_player=row["o_player"],
+        level=row["level"],
+        moves=None if moves is None else tuple(int(cell) for cell in moves),
+        board=row["board"],
+        winner=row["winner"],
+        finish=Finish(row["finish"]),
+        counted=bool(row["counted"]),
+        started_at=row["started_at"],
+        ended_at=row["ended_at"],
+        guild_id=row["guild_id"],
+        place=Place(row["place"]),
+        user_installed=bool(row["user_installed"]),
+        locale=row["locale"],
+    )

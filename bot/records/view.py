@@ -1,0 +1,318 @@
+"""What stats, leaderboards and the delete-my-data question look like, as plain values.
+
+Pure functions of recorded values and a language (no I/O, no Discord): bot/ui.py turns the
+Cards and Replies into messages, with the same look as the board. Numbers are written the
+language's way (Babel); times are Discord timestamps, which every client shows in its own
+language and time zone.
+"""
+
+from __future__ import annotations
+
+import gettext
+from typing import Any
+
+from babel.numbers import format_decimal
+
+import tictactoe as ttt
+from bot.i18n import babel_locale, normalize, translations
+from bot.records.api import (
+    BOT_PLAYER,
+    LEVELS,
+    BotRow,
+    Finish,
+    GameRecord,
+    Page,
+    PlayerStats,
+    Rating,
+    RatingRow,
+    Tally,
+)
+from bot.records.buttons import KEEP_ID, forget_id, page_id, review_id
+from bot.view.board import ACCENT_NEUTRAL, ACCENT_OF_MARK, ACCENT_WIN
+from bot.view.cards import ButtonSpec, Card, Reply, Style
+from bot.view.words import Translate, difficulty_name
+
+RATINGS, VS_BOT = "r", "b"  # the two leaderboard tables, as their buttons name them
+PER_PAGE = 10
+
+
+def number(value: float, locale: str | None) -> str:
+    """A whole number the language's way: 1,623 in English, 1.623 in German, 1 623 in French."""
+    return format_decimal(round(value), locale=babel_locale(normalize(locale)))
+
+
+def tally_text(tally: Tally, tr: gettext.NullTranslations) -> str:
+    wins = tr.ngettext("{n} win", "{n} wins", tally.wins).format(n=tally.wins)
+    draws = tr.ngettext("{n} draw", "{n} draws", tally.draws).format(n=tally.draws)
+    losses = tr.ngettext("{n} loss", "{n} losses", tally.losses).format(n=tally.losses)
+    return f"{wins} · {draws} · {losses}"
+
+
+def rating_text(rating: Rating, locale: str | None) -> str:
+    """The rating, marked with a "?" while provisional (as lichess shows it)."""
+    return number(rating.value, locale) + ("?" if rating.provisional else "")
+
+
+# ------------------------------------------------------------------------------ /stats
+
+
+def render_stats(
+    stats: PlayerStats,
+    locale: str | None,
+    *,
+    in_server: bool,
+    with_games: bool,
+) -> Card:
+    """A player's record. `with_games`: list the last games, each with a Review button (a
+    player's own stats only: someone else's never say where or against whom they played)."""
+    tr = translations(locale)
+    _ = tr.gettext
+    player = f"<@{stats.user_id}>"
+    lines = [player]
+    played = stats.vs_people.games + sum(tally.games for tally in stats.vs_bot.values())
+    if not played and not stats.recent:
+        lines.append(_("No recorded games yet."))
+        return Card(ACCENT_NEUTRAL, _("## 📊 Tic-Tac-Toe stats"), "\n".join(lines))
+    lines.append(_rating_line(stats, locale, in_server, _))
+    lines.append(_("**Against people:** {tally}").format(tally=tally_text(stats.vs_people, tr)))
+    for level in LEVELS:
+        if level in stats.vs_bot:
+            lines.append(
+                _("**Against me, {level}:** {tally}").format(
+                    level=difficulty_name(level, _), tally=tally_text(stats.vs_bot[level], tr)
+                )
+            )
+    lines.append(
+        _("**Win streak:** {current} now, {best} at best.").format(
+            current=number(stats.current_streak, locale), best=number(stats.best_streak, locale)
+        )
+    )
+    controls: tuple[ButtonSpec, ...] = ()
+    if with_games and stats.recent:
+        lines.append(_("**Last games:**"))
+        for index, record in enumerate(stats.recent, start=1):
+            lines.append(f"{index}. {_game_line(record, stats.user_id, _)}")
+        controls = tuple(
+            ButtonSpec(
+                review_id(record.game_id),
+                Style.SECONDARY,
+                _("Review {n}").format(n=index),
+                "📜",
+            )
+            for index, record in enumerate(stats.recent[:5], start=1)
+            if record.moves is not None
+        )
+    return Card(
+        ACCENT_OF_MARK[ttt.O], _("## 📊 Tic-Tac-Toe stats"), "\n".join(lines), None, controls
+    )
+
+
+def _rating_line(stats: PlayerStats, locale: str | None, in_server: bool, _: Translate) -> str:
+    if stats.rating is None:
+        return _("**Rating:** none yet. Only games between two people are rated.")
+    rating = rating_text(stats.rating, locale)
+    if stats.rating.provisional:
+        rating = _("{rating} (provisional: a few more games settle it)").format(rating=rating)
+    if stats.rank is None:
+        return _("**Rating:** {rating}").format(rating=rating)
+    rank = number(stats.rank, locale)
+    if in_server:
+        return _("**Rating:** {rating}, #{rank} in this server").format(rating=rating, rank=rank)
+    return _("**Rating:** {rating}, #{rank} of all players").format(rating=rating, rank=rank)
+
+
+def _game_line(record: GameRecord, user_id: int, _: Translate) -> str:
+    mine = ttt.X if record.x_player == user_id else ttt.O
+    theirs_id = record.o_player if mine == ttt.X else record.x_player
+    if theirs_id == BOT_PLAYER and record.level is not None:
+        opponent = _("me ({level})").format(level=difficulty_name(record.level, _))
+    elif theirs_id is None:
+        opponent = _("a deleted player")
+    else:
+        opponent = f"<@{theirs_id}>"
+    if record.winner is None:
+        line = _("🤝 drew with {opponent}") if record.counted else _("💤 abandoned with {opponent}")
+    elif record.winner == mine:
+        line = _("🏆 beat {opponent}")
+    else:
+        line = _("❌ lost to {opponent}")
+    line = line.format(opponent=opponent)
+    if record.counted and record.finish is Finish.RESIGNED:
+        line = _("{result} (resigned)").format(result=line)
+    elif record.counted and record.finish is Finish.EXPIRED:
+        line = _("{result} (out of time)").format(result=line)
+    return f"{line} · <t:{int(record.ended_at)}:R>"
+
+
+# ------------------------------------------------------------------------------ /leaderboard
+
+
+def render_rating_board(
+    page: Page[RatingRow], locale: str | None, *, in_server: bool, command: str
+) -> Card:
+    """`command`: /tictactoe as the message shows it (see bot.view.words.command_mention)."""
+    tr = translations(locale)
+    _ = tr.gettext
+    lines = [_scope_line(in_server, _)]
+    if not page.rows:
+        lines.append(
+            _("Nobody has a rating here yet: play someone with {command}.").format(command=command)
+        )
+    for row in page.rows:
+        lines.append(
+            f"**{number(row.rank, locale)}.** <@{row.user_id}> · {rating_text(row.rating, locale)}"
+        )
+    if any(row.rating.provisional for row in page.rows):
+        lines.append(_("-# ? provisional: too few games to be sure yet."))
+    lines.append(page_line(page, locale))
+    return Card(
+        ACCENT_WIN,
+        _("## 🏆 Leaderboard: ratings"),
+        "\n".join(lines),
+        None,
+        _page_buttons(page, RATINGS, _),
+    )
+
+
+def render_bot_board(page: Page[BotRow], locale: str | None, *, in_server: bool) -> Card:
+    tr = translations(locale)
+    _ = tr.gettext
+    lines = [_scope_line(in_server, _)]
+    impossible, hard = difficulty_name(ttt.IMPOSSIBLE, _), difficulty_name(ttt.HARD, _)
+    if not page.rows:
+        lines.append(
+            _("Nobody here has beaten me on {hard} or drawn with me on {impossible} yet.").format(
+                hard=hard, impossible=impossible
+            )
+        )
+    else:
+        lines.append(
+            _("Longest unbeaten run against {impossible} · wins against {hard}").format(
+                impossible=impossible, hard=hard
+            )
+        )
+    for row in page.rows:
+        # Translators: a row of the bot board, under the line that explains both numbers.
+        numbers = _("unbeaten vs {impossible}: {unbeaten} · wins vs {hard}: {wins}").format(
+            impossible=impossible,
+            unbeaten=number(row.best_unbeaten_impossible, locale),
+            hard=hard,
+            wins=number(row.wins_hard, locale),
+        )
+        lines.append(f"**{number(row.rank, locale)}.** <@{row.user_id}> · {numbers}")
+    lines.append(page_line(page, locale))
+    return Card(
+        ACCENT_OF_MARK[ttt.X],
+        _("## 🤖 Leaderboard: against me"),
+        "\n".join(lines),
+        None,
+        _page_buttons(page, VS_BOT, _),
+    )
+
+
+def _scope_line(in_server: bool, _: Translate) -> str:
+    return _("Players of this server") if in_server else _("All players, everywhere")
+
+
+def _page_buttons(page: Page[Any], table: str, _: Translate) -> tuple[ButtonSpec, ...]:
+    """Previous and Next (when there is such a page), and the other table."""
+    grey = Style.SECONDARY
+    buttons = []
+    if page.page > 0:
+        buttons.append(ButtonSpec(page_id(table, page.page - 1), grey, _("Previous"), "◀️"))
+    if page.page + 1 < page.pages:
+        buttons.append(ButtonSpec(page_id(table, page.page + 1), grey, _("Next"), "▶️"))
+    other, label, emoji = (
+        (VS_BOT, _("Against me"), "🤖") if table == RATINGS else (RATINGS, _("Ratings"), "🏆")
+    )
+    buttons.append(ButtonSpec(page_id(other, 0), Style.PRIMARY, label, emoji))
+    return tuple(buttons)
+
+
+def page_line(page: Page[Any], locale: str | None) -> str:
+    _ = translations(locale).gettext
+    shown = page.pages * PER_PAGE
+    if page.total > shown:  # the board stops at its top rows (see bot.records.sql.reading)
+        return _("-# Page {page} of {pages}: the top {shown} of {total} players").format(
+            page=number(page.page + 1, locale),
+            pages=number(page.pages, locale),
+            shown=number(shown, locale),
+            total=number(page.total, locale),
+        )
+    return _("-# Page {page} of {pages}").format(
+        page=number(page.page + 1, locale), pages=number(page.pages, locale)
+    )
+
+
+# ------------------------------------------------------------------------------ delete my data
+
+
+def render_forget_question(user_id: int, locale: str | None) -> Reply:
+    _ = translations(locale).gettext
+    confirm = ButtonSpec(forget_id(user_id), Style.DANGER, _("Delete my data"), "🗑️")
+    cancel = ButtonSpec(KEEP_ID, Style.SECONDARY, _("Cancel"))
+    return Reply(
+        _(
+            "Delete your stats, rating and name from every recorded game? Your opponents "
+            "keep their own counts. This cannot be undone."
+        ),
+        (confirm, cancel),
+    )
+
+
+def render_kept(locale: str | None) -> Reply:
+    _ = translations(locale).gettext
+    return Reply(_("Nothing was deleted."))
+
+
+def render_forgotten(games: int, locale: str | None) -> Reply:
+    tr = translations(locale)
+    text = tr.ngettext(
+        "Done: your stats and rating are deleted, and {n} recorded game no longer names you.",
+        "Done: your stats and rating are deleted, and {n} recorded games no longer name you.",
+        games,
+    )
+    return Reply(text.format(n=number(games, locale)))
+
+
+# ------------------------------------------------------------------------------ trouble
+
+
+def render_unavailable(locale: str | None) -> Reply:
+    _ = translations(locale).gettext
+    return Reply(
+        _(
+            "Stats are unavailable right now: the database is not answering. Your games are "
+            "still being recorded; try again in a minute."
+        )
+    )
+
+
+def render_game_gone(locale: str | None) -> Reply:
+    _ = translations(locale).gettext
+    return Reply(_("That game is no longer recorded."))
+
+
+def render_not_your_game(locale: str | None) -> Reply:
+    _ = translations(locale).gettext
+    return Reply(_("Only the players of that game can review it."))
+
+
+def render_no_bot_stats(locale: str | None) -> Reply:
+    _ = translations(locale).gettext
+    return Reply(_("Bots don't play, so they have no stats."))
+
+
+__all__ = [
+    "PER_PAGE",
+    "render_bot_board",
+    "render_forget_question",
+    "render_forgotten",
+    "render_game_gone",
+    "render_kept",
+    "render_no_bot_stats",
+    "render_not_your_game",
+    "render_rating_board",
+    "render_stats",
+    "render_unavailable",
+]

@@ -1,0 +1,234 @@
+"""What a game or a challenge looks like, in a given language, as plain values.
+
+Pure functions, so the look of every state can be tested without Discord; bot/view/components.py
+turns a Card into Components V2 JSON.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import tictactoe as ttt
+from bot.core import codec
+from bot.core.codec import Verb
+from bot.core.game import AI, Challenge, Ending, Game, Rows, State
+from bot.i18n import translations
+from bot.view.cards import BLURPLE, GREEN, GREY, RED, ButtonSpec, Card, Cells, Style
+from bot.view.words import Translate, cell_name, difficulty_name, mention
+
+# The cells are buttons of one size: a one-character label each (Discord gives every button the
+# same minimum width), marks at full strength (taken cells stay enabled: Discord draws disabled
+# buttons at half opacity), X red and O blurple so shape and colour both tell them apart.
+MARK_STYLE = {ttt.X: Style.DANGER, ttt.O: Style.PRIMARY}
+WIN_STYLE = Style.SUCCESS
+
+
+MARK_SWATCH = {ttt.X: "🟥", ttt.O: "🟦"}  # the same colours in text
+
+
+EMPTY_LABEL = "\u2800"  # a blank that still takes a character's width
+
+
+ACCENT_OF_MARK = {ttt.X: RED, ttt.O: BLURPLE}
+
+
+ACCENT_WIN = GREEN
+
+
+ACCENT_NEUTRAL = GREY
+
+
+def render_game(
+    game: Game,
+    bot_id: int,
+    deadline: int | None = None,
+    *,
+    retired: bool = False,
+    key: str | None = None,
+) -> Card:
+    """The board message of `game`; `deadline` (unix seconds) is when it lapses if idle.
+    `key` is codec.state_key(game), which every button carries, if the caller has it."""
+    _ = translations(game.locale).gettext
+    if key is None:
+        key = codec.state_key(game)
+    return Card(
+        _accent(game),
+        _game_heading(game, bot_id, _),
+        _game_status(game, bot_id, deadline, retired, _),
+        _cells(game, key),
+        _controls(game, key, retired, _),
+    )
+
+
+def _accent(game: Game) -> int:
+    if not game.is_over:
+        return ACCENT_OF_MARK[game.mark_to_move]
+    return ACCENT_WIN if game.winner_mark and game.ending is not Ending.EXPIRED else ACCENT_NEUTRAL
+
+
+def _game_heading(game: Game, bot_id: int, _: Translate) -> str:
+    x_line = f"{MARK_SWATCH[ttt.X]} **X** {mention(game.x_player, bot_id, _)}"
+    o_line = f"{MARK_SWATCH[ttt.O]} **O** {mention(game.o_player, bot_id, _)}"
+    if game.difficulty is not None:
+        level = _level_label(game.locale, game.difficulty)
+        bot_line_is_x = game.x_player == AI
+        x_line, o_line = (
+            (f"{x_line} · {level}", o_line) if bot_line_is_x else (x_line, f"{o_line} · {level}")
+        )
+    return "\n".join((_("## Tic-Tac-Toe"), x_line, o_line))
+
+
+@lru_cache(maxsize=256)
+def _level_label(locale: str, level: str) -> str:
+    _ = translations(locale).gettext
+    return _("Difficulty: {level}").format(level=difficulty_name(level, _))
+
+
+@lru_cache(maxsize=1024)
+def _last_move_line(locale: str, mark: str, cell: ttt.Action) -> str:
+    _ = translations(locale).gettext
+    return _("Last move: **{mark}** → {cell}.").format(mark=mark, cell=cell_name(cell, _))
+
+
+def _game_status(game: Game, bot_id: int, deadline: int | None, retired: bool, _: Translate) -> str:
+    lines = []
+    last_move = game.last_move
+    if last_move is not None:
+        i, j = last_move
+        mark = game.board[i][j]
+        assert mark is not None
+        lines.append(_last_move_line(game.locale, mark, last_move))
+    lines.append(result_line(game, bot_id, deadline, _))
+    if retired:
+        lines.append(_("🔁 A rematch started below."))
+    return "\n".join(lines)
+
+
+def result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) -> str:
+    if not game.is_over:
+        mover = mention(game.player_to_move, bot_id, _)
+        turn = _("▶️ {player} to move ({mark}).").format(player=mover, mark=game.mark_to_move)
+        if deadline is None:
+            return turn
+        return _("{turn} Time runs out <t:{deadline}:R>.").format(turn=turn, deadline=deadline)
+    if game.ending is Ending.EXPIRED:
+        late = mention(game.player_to_move, bot_id, _)
+        return _("⏱️ {player} ran out of time: the game is over.").format(player=late)
+    winner = game.winner_id
+    if winner is not None and game.ending is not None:
+        loser = game.x_player if game.ending is Ending.X_RESIGNED else game.o_player
+        return _("🏳️ {loser} resigned: **{winner} wins.**").format(
+            loser=mention(loser, bot_id, _), winner=mention(winner, bot_id, _)
+        )
+    if winner is not None:
+        winner_name = mention(winner, bot_id, _)
+        return _("🏆 **{winner} wins** with three in a row!").format(winner=winner_name)
+    return _("🤝 **Draw:** nobody can win any more.")
+
+
+def _cells(game: Game, key: str) -> Cells:
+    return Cells(codec.cell_ids(key), *_cell_looks(game.board, game.winning_cells))
+
+
+@lru_cache(maxsize=1024)  # per position, and thousands of games share a few hundred
+def _cell_looks(
+    board: Rows, winning: frozenset[ttt.Action]
+) -> tuple[tuple[Style, ...], tuple[str, ...]]:
+    """Each cell's style, and each cell's label, row by row."""
+    styles, labels = [], []
+    for i, row in enumerate(board):
+        for j, mark in enumerate(row):
+            if mark is None:
+                styles.append(Style.SECONDARY)
+                labels.append(EMPTY_LABEL)
+            else:
+                styles.append(WIN_STYLE if (i, j) in winning else MARK_STYLE[mark])
+                labels.append(mark)
+    return tuple(styles), tuple(labels)
+
+
+def _controls(game: Game, key: str, retired: bool, _: Translate) -> tuple[ButtonSpec, ...]:
+    secondary = Style.SECONDARY
+    if game.is_over:
+        # A retired board has had its rematch; a board from before move lists were kept
+        # cannot be reviewed.
+        buttons = []
+        if not retired:
+            rematch_id = codec.id_of(Verb.REMATCH, key)
+            buttons.append(ButtonSpec(rematch_id, Style.PRIMARY, _("Rematch"), "🔁"))
+        if game.moves is not None:
+            buttons.append(ButtonSpec(codec.id_of(Verb.REVIEW, key), secondary, _("Review"), "📜"))
+        return tuple(buttons)
+    resign = ButtonSpec(codec.id_of(Verb.RESIGN, key), secondary, _("Resign"), "🏳️")
+    if game.vs_ai:
+        return (ButtonSpec(codec.id_of(Verb.HINT, key), secondary, _("Hint"), "💡"), resign)
+    return (resign,)
+
+
+def with_private_notice(card: Card, locale: str | None) -> Card:
+    """A board only its player sees, saying why."""
+    _ = translations(locale).gettext
+    notice = _(
+        "🔒 This server keeps apps' messages private, so only you can see this game against me."
+    )
+    return card._replace(body=f"{notice}\n{card.body}")
+
+
+def render_challenge(challenge: Challenge, deadline: int | None = None) -> Card:
+    """The invitation, with Accept / Decline for the challenged user; it pings them."""
+    _ = translations(challenge.locale).gettext
+    challenger, opponent = f"<@{challenge.challenger}>", f"<@{challenge.opponent}>"
+    opponent_mark = ttt.O if challenge.challenger_mark == ttt.X else ttt.X
+    body = _(
+        "{opponent}, {challenger} challenges you! {challenger} plays **{their_mark}**, "
+        "you play **{your_mark}**. X moves first."
+    ).format(
+        opponent=opponent,
+        challenger=challenger,
+        their_mark=challenge.challenger_mark,
+        your_mark=opponent_mark,
+    )
+    if deadline is not None:
+        body += "\n" + _("⏳ The challenge closes <t:{deadline}:R>.").format(deadline=deadline)
+    buttons = (
+        ButtonSpec(codec.control_id(challenge, Verb.ACCEPT), Style.SUCCESS, _("Accept")),
+        ButtonSpec(codec.control_id(challenge, Verb.DECLINE), Style.DANGER, _("Decline")),
+    )
+    return Card(
+        ACCENT_OF_MARK[ttt.X],
+        _("## ⚔️ Tic-Tac-Toe challenge"),
+        body,
+        controls=buttons,
+        pings=(challenge.opponent,),
+    )
+
+
+def render_challenge_declined(challenge: Challenge) -> Card:
+    _ = translations(challenge.locale).gettext
+    text = _("{opponent} declined {challenger}'s challenge.").format(
+        opponent=f"<@{challenge.opponent}>", challenger=f"<@{challenge.challenger}>"
+    )
+    return Card(ACCENT_NEUTRAL, _("## ⚔️ Tic-Tac-Toe challenge"), text)
+
+
+def render_challenge_expired(challenge: Challenge) -> Card:
+    _ = translations(challenge.locale).gettext
+    text = _("⏱️ {opponent} did not answer {challenger}'s challenge in time.").format(
+        opponent=f"<@{challenge.opponent}>", challenger=f"<@{challenge.challenger}>"
+    )
+    return Card(ACCENT_NEUTRAL, _("## ⚔️ Tic-Tac-Toe challenge"), text)
+
+
+def render_expired(state: State, bot_id: int) -> Card:
+    if isinstance(state, Challenge):
+        return render_challenge_expired(state)
+    return render_game(state.expire(), bot_id)
+
+
+def render_state(
+    state: State, bot_id: int, deadline: int | None, *, key: str | None = None
+) -> Card:
+    """The message of a game or challenge (`key`: as in render_game)."""
+    if isinstance(state, Challenge):
+        return render_challenge(state, deadline)
+    return render_game(state, bot_id, None if state.is_over else deadline, key=key)

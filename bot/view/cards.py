@@ -1,0 +1,79 @@
+"""What a message shows, as plain values: no Discord types, no I/O.
+
+A Card is a public Components V2 message (one container); a Reply a private answer. Styles and
+colours are Discord's own numbers, so bot/view/components.py writes them into JSON as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import NamedTuple
+
+
+class Style(IntEnum):
+    """A button's style, as Discord numbers it."""
+
+    PRIMARY = 1  # blurple
+    SECONDARY = 2  # grey
+    SUCCESS = 3  # green
+    DANGER = 4  # red
+
+
+# Container accent colours (0xRRGGBB), Discord's named colours.
+RED = 0xE74C3C
+BLURPLE = 0x5865F2
+GREEN = 0x2ECC71
+GREY = 0x979C9F
+
+
+class ButtonSpec(NamedTuple):
+    """A button as plain values (a named tuple: a board has a dozen, built on every click)."""
+
+    custom_id: str
+    style: Style
+    label: str
+    emoji: str | None = None
+
+
+class Cells(NamedTuple):
+    """A board's nine buttons, row by row, as three columns of values: a board is drawn on
+    every click, and bot/view/components.py builds its JSON from these directly, without nine
+    ButtonSpecs in between. `rows` gives the buttons, for whoever wants them one by one."""
+
+    custom_ids: tuple[str, ...]
+    styles: tuple[Style, ...]
+    labels: tuple[str, ...]
+
+    @property
+    def rows(self) -> tuple[tuple[ButtonSpec, ...], ...]:
+        buttons = tuple(map(ButtonSpec, self.custom_ids, self.styles, self.labels))
+        return buttons[0:3], buttons[3:6], buttons[6:9]
+
+
+class Card(NamedTuple):
+    """A public message: a container with an accent colour, text, a board's cells, buttons."""
+
+    accent: int
+    heading: str
+    body: str
+    cells: Cells | None = None
+    controls: tuple[ButtonSpec, ...] = ()
+    pings: tuple[int, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return f"{self.heading}\n{self.body}"
+
+    @property
+    def rows(self) -> tuple[tuple[ButtonSpec, ...], ...]:
+        """The board's cells as three rows of buttons; none on a message without a board."""
+        return () if self.cells is None else self.cells.rows
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A private answer: a short text and, at times, a button."""
+
+    text: str
+    buttons: tuple[ButtonSpec, ...] = ()

@@ -1,0 +1,84 @@
+"""Cards and replies -> the JSON of Discord's components (Components V2), as plain dicts.
+
+Built as the JSON Discord takes, with Discord's own numbers for kinds, styles and flags (a test
+compares them with discord.py's enums). A click's answer sends this JSON as it is (bot/ui.py):
+discord.py's own idiom, a LayoutView of ~20 ui.Items with DynamicItem buttons, cost about 150 µs
+to build per board and made discord.py rebuild the clicked message as a View on every click.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.view.cards import ButtonSpec, Card, Cells, Reply
+
+Component = dict[str, Any]
+
+# Discord's component types, separator spacing and message flag.
+ACTION_ROW = 1
+BUTTON = 2
+TEXT_DISPLAY = 10
+SEPARATOR = 14
+CONTAINER = 17
+SPACING_SMALL = 1
+COMPONENTS_V2_FLAG = 1 << 15
+
+
+def button(spec: ButtonSpec) -> Component:
+    payload: Component = {
+        "type": BUTTON,
+        "style": int(spec.style),
+        "label": spec.label,
+        "custom_id": spec.custom_id,
+    }
+    if spec.emoji is not None:
+        payload["emoji"] = {"name": spec.emoji}
+    return payload
+
+
+def row(specs: tuple[ButtonSpec, ...]) -> Component:
+    return {"type": ACTION_ROW, "components": list(map(button, specs))}
+
+
+def _cell_rows(cells: Cells) -> list[Component]:
+    """A board's three rows of cells: `button`'s dict written out in a comprehension (nine
+    function calls fewer on every click)."""
+    buttons = [
+        {"type": BUTTON, "style": int(style), "label": label, "custom_id": custom_id}
+        for custom_id, style, label in zip(
+            cells.custom_ids, cells.styles, cells.labels, strict=True
+        )
+    ]
+    return [
+        {"type": ACTION_ROW, "components": buttons[0:3]},
+        {"type": ACTION_ROW, "components": buttons[3:6]},
+        {"type": ACTION_ROW, "components": buttons[6:9]},
+    ]
+
+
+def _text(content: str) -> Component:
+    return {"type": TEXT_DISPLAY, "content": content}
+
+
+def _separator() -> Component:
+    # A fresh dict each time: Discord numbers every component of a message, and so may a library.
+    return {"type": SEPARATOR, "divider": True, "spacing": SPACING_SMALL}
+
+
+def card_components(card: Card) -> list[Component]:
+    """The card as a Components V2 message's components: one container."""
+    children = [_text(card.heading)]
+    if card.body:
+        children.append(_text(card.body))
+    if card.cells:
+        children.append(_separator())
+        children.extend(_cell_rows(card.cells))
+    if card.controls:
+        children.append(_separator())
+        children.append(row(card.controls))
+    return [{"type": CONTAINER, "accent_color": card.accent, "components": children}]
+
+
+def reply_rows(reply: Reply) -> list[Component]:
+    """The buttons of a private answer, as a row under its text (none without buttons)."""
+    return [row(reply.buttons)] if reply.buttons else []

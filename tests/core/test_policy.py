@@ -1,0 +1,301 @@
+"""The click decision, exhaustively: every reachable board, every button, every clicker.
+
+The oracle below restates the rules a player would describe ("only the player to move can
+take an empty cell; a stranger can touch nothing"), in a different shape from policy.py, and
+every combination is checked against it.
+"""
+
+import random
+
+import pytest
+from brute_force import is_over, mover, reachable_positions, to_board
+
+import tictactoe as ttt
+from bot.core import policy
+from bot.core.codec import Click, Verb, state_key
+from bot.core.game import AI, Challenge, Ending, Game, freeze_board
+from bot.core.policy import (
+    AskResign,
+    Decline,
+    Expire,
+    KeepPlaying,
+    Live,
+    Private,
+    PrivateKind,
+    Refusal,
+    Refuse,
+    Resign,
+    Seen,
+    Start,
+    Update,
+    decide_click,
+    refuse_start,
+)
+
+ALICE, BOB, CAROL = 111111111111111111, 222222222222222222, 333333333333333333
+MESSAGE, OTHER_MESSAGE = 5000, 6000
+TIMEOUT = 600
+CELL_VERBS = [(Verb.CELL, (i, j)) for i in range(3) for j in range(3)]
+CONTROL_VERBS = [(verb, None) for verb in Verb if verb is not Verb.CELL]
+
+
+def live_for(state, message_id=MESSAGE, token="token", unsure_of=None):
+    return Live(message_id, state_key(state), unsure_of, token, 1000.0, 42)
+
+
+def seen(state, verb, cell=None, *, message_id=MESSAGE, current=True, age=1.0, ended=False):
+    return Seen(Click(state, state_key(state), verb, cell), message_id, current, age, ended)
+
+
+def games_on(cells):
+    board = freeze_board(to_board(cells))
+    games = [Game(ALICE, BOB, None, board)]
+    x_to_move = mover(cells) == "X"
+    # Against the bot the human is always to move on a board the bot posted.
+    games.append(Game(ALICE, AI, "hard", board) if x_to_move else Game(AI, ALICE, "easy", board))
+    return [
+        Game(g.x_player, g.o_player, g.difficulty, g.board, None) for g in games
+    ]  # order unknown: the decision must not need it
+
+
+def expected(game, verb, cell, user, *, live_matches=True, confirm_live=True):
+    """The rules, as a table a player would write down."""
+    is_player = user in (game.x_player, game.o_player)
+    if game.is_over:
+        if verb not in (Verb.REMATCH, Verb.REVIEW):
+            return ("refuse", Refusal.GAME_OVER)
+        if not is_player:
+            return ("refuse", Refusal.NOT_PLAYER)
+        return ("private", PrivateKind.REVIEW) if verb is Verb.REVIEW else ("start",)
+    if verb is Verb.KEEP_PLAYING:
+        return ("keep_playing",) if is_player else ("refuse", Refusal.INVALID)
+    if verb is Verb.CONFIRM_RESIGN:
+        if not is_player:
+            return ("refuse", Refusal.INVALID)
+        return ("resign",) if confirm_live else ("refuse", Refusal.STALE)
+    if verb in (Verb.ACCEPT, Verb.DECLINE, Verb.REMATCH, Verb.REVIEW):
+        return ("refuse", Refusal.INVALID)
+    if not is_player:
+        return ("refuse", Refusal.NOT_PLAYER)
+    if verb is Verb.RESIGN:
+        return ("ask_resign",)
+    to_move = game.x_player if game.mark_to_move == ttt.X else game.o_player
+    if verb is Verb.HINT:
+        if AI not in (game.x_player, game.o_player):
+            return ("refuse", Refusal.HINT_VS_BOT_ONLY)
+        return (
+            ("private", PrivateKind.HINT) if user == to_move else ("refuse", Refusal.NOT_YOUR_TURN)
+        )
+    if user != to_move:
+        return ("refuse", Refusal.NOT_YOUR_TURN)
+    if game.board[cell[0]][cell[1]] is not None:
+        return ("refuse", Refusal.CELL_TAKEN)
+    return ("update",)
+
+
+def summary(decision):
+    match decision:
+        case Refuse(reason=reason):
+            return ("refuse", reason)
+        case Private(kind=kind):
+            return ("private", kind)
+        case Update():
+            return ("update",)
+        case Start():
+            return ("start",)
+        case Resign():
+            return ("resign",)
+        case AskResign():
+            return ("ask_resign",)
+        case Expire():
+            return ("expire",)
+        case Decline():
+            return ("decline",)
+        case KeepPlaying():
+            return ("keep_playing",)
+    raise AssertionError(decision)
+
+
+@pytest.fixture(scope="module")
+def positions():
+    return reachable_positions()
+
+
+def test_every_board_button_and_clicker_against_the_rules(positions):
+    rng = random.Random(0)
+    checked = 0
+    for cells in positions:
+        for game in games_on(cells):
+            live = None if game.is_over else live_for(game)
+            for verb, cell in CELL_VERBS + CONTROL_VERBS:
+                for user in (ALICE, BOB, CAROL):
+                    decision = decide_click(
+                        live, seen(game, verb, cell), user, game_timeout=TIMEOUT, rng=rng
+                    )
+                    assert summary(decision) == expected(game, verb, cell, user), (
+                        game,
+                        verb,
+                        cell,
+                        user,
+                    )
+                    checked += 1
+    assert checked == 5478 * 2 * 17 * 3  # 9 cells and 8 controls
+
+
+def test_an_accepted_move_plays_the_cell_and_the_bots_reply(positions):
+    rng = random.Random(1)
+    for cells in positions:
+        if is_over(cells):
+            continue
+        for game in games_on(cells):
+            human = game.player_to_move
+            if human == AI:
+                continue
+            cell = min(ttt.actions(game.board))
+            decision = decide_click(
+                live_for(game), seen(game, Verb.CELL, cell), human, game_timeout=TIMEOUT, rng=rng
+            )
+            assert isinstance(decision, Update)
+            new = decision.new
+            assert isinstance(new, Game)
+            assert new.board[cell[0]][cell[1]] == game.mark_to_move
+            placed = sum(
+                a != b
+                for ra, rb in zip(game.board, new.board, strict=True)
+                for a, b in zip(ra, rb, strict=True)
+            )
+            bot_replied = game.vs_ai and not game.play(cell).is_over
+            assert placed == (2 if bot_replied else 1)
+            assert new.is_over or new.player_to_move == human or not game.vs_ai
+
+
+def test_rematch_swaps_the_marks_and_review_needs_a_player():
+    rng = random.Random(2)
+    finished = Game(ALICE, AI, "medium").resign(ALICE)
+    decision = decide_click(
+        None, seen(finished, Verb.REMATCH), ALICE, game_timeout=TIMEOUT, rng=rng
+    )
+    assert isinstance(decision, Start)
+    assert decision.retire == finished
+    assert decision.state.x_player == AI
+    assert decision.state.o_player == ALICE
+    assert decision.state.difficulty == "medium"
+    busy = decide_click(
+        live_for(Game(BOB, CAROL)),
+        seen(finished, Verb.REMATCH),
+        ALICE,
+        game_timeout=TIMEOUT,
+        rng=rng,
+    )
+    assert busy == Refuse(Refusal.BUSY, finished)
+
+
+# ------------------------------------------------------------------ the message as the truth
+
+
+GAME = Game(ALICE, BOB).play((1, 1))
+NEXT = GAME.play((0, 0))
+
+
+@pytest.mark.parametrize(
+    ("live", "kwargs", "outcome"),
+    [
+        # nothing in memory (a restart): the message is the record
+        (None, {}, ("update",)),
+        (None, {"age": TIMEOUT + 1}, ("expire",)),
+        (None, {"ended": True}, ("refuse", Refusal.GAME_OVER)),
+        # memory holds this very state
+        (live_for(GAME), {}, ("update",)),
+        # memory moved on: a click from an older view of the board
+        (live_for(NEXT), {}, ("refuse", Refusal.STALE)),
+        # another board is the channel's live one
+        (live_for(GAME, message_id=OTHER_MESSAGE), {}, ("refuse", Refusal.NOT_ACTIVE)),
+        # Discord's copy of the message no longer has the button
+        (live_for(GAME), {"current": False}, ("refuse", Refusal.STALE)),
+        # an edit whose fate is unknown: a click on either state settles it
+        (live_for(NEXT, unsure_of=state_key(GAME)), {}, ("update",)),
+    ],
+)
+def test_memory_and_message_disagreeing(live, kwargs, outcome):
+    decision = decide_click(
+        live,
+        seen(GAME, Verb.CELL, (2, 2), **kwargs),
+        BOB,
+        game_timeout=TIMEOUT,
+        rng=random.Random(),
+    )
+    assert summary(decision) == outcome
+
+
+def test_after_an_ambiguous_edit_the_newer_state_is_playable_too():
+    live = live_for(NEXT, unsure_of=state_key(GAME))
+    decision = decide_click(
+        live, seen(NEXT, Verb.CELL, (2, 2)), ALICE, game_timeout=TIMEOUT, rng=random.Random()
+    )
+    assert isinstance(decision, Update)
+    assert decision.old == live
+
+
+def test_a_confirmed_resignation_needs_the_live_game_and_its_token():
+    ask = seen(GAME, Verb.CONFIRM_RESIGN, message_id=OTHER_MESSAGE)
+    rng = random.Random()
+    assert isinstance(
+        decide_click(live_for(GAME), ask, ALICE, game_timeout=TIMEOUT, rng=rng), Resign
+    )
+    for live in (None, live_for(NEXT), live_for(GAME, token=None)):
+        assert decide_click(live, ask, ALICE, game_timeout=TIMEOUT, rng=rng) == Refuse(
+            Refusal.STALE, GAME
+        )
+    resigned = decide_click(live_for(GAME), ask, BOB, game_timeout=TIMEOUT, rng=rng)
+    assert isinstance(resigned, Resign)
+    assert resigned.new.ending is Ending.O_RESIGNED
+
+
+# ------------------------------------------------------------------ challenges and starts
+
+
+CHALLENGE = Challenge(ALICE, BOB, ttt.O)
+
+
+@pytest.mark.parametrize("verb", list(Verb))
+@pytest.mark.parametrize("user", [ALICE, BOB, CAROL])
+def test_only_the_challenged_user_answers(verb, user):
+    decision = decide_click(
+        live_for(CHALLENGE), seen(CHALLENGE, verb), user, game_timeout=TIMEOUT, rng=random.Random()
+    )
+    if verb not in (Verb.ACCEPT, Verb.DECLINE):
+        assert decision == Refuse(Refusal.INVALID, CHALLENGE)
+    elif user != BOB:
+        assert decision == Refuse(Refusal.ONLY_OPPONENT, CHALLENGE)
+    elif verb is Verb.ACCEPT:
+        assert decision == Update(live_for(CHALLENGE), Game(BOB, ALICE, moves=()))
+    else:
+        assert decision == Decline(live_for(CHALLENGE), CHALLENGE)
+
+
+def test_a_challenge_lapses_after_a_minute_when_nothing_watched_it():
+    click = seen(CHALLENGE, Verb.ACCEPT, age=policy.CHALLENGE_SECONDS + 1)
+    assert decide_click(None, click, BOB, game_timeout=TIMEOUT, rng=random.Random()) == Expire(
+        CHALLENGE
+    )
+
+
+@pytest.mark.parametrize(
+    ("live", "opponent", "outcome"),
+    [
+        (None, None, None),
+        (None, (BOB, False), None),
+        (None, (ALICE, False), Refuse(Refusal.SELF_CHALLENGE)),
+        (None, (BOB, True), Refuse(Refusal.BOT_OPPONENT)),
+        (live_for(GAME), None, Refuse(Refusal.BUSY)),
+        (live_for(CHALLENGE), (BOB, False), Refuse(Refusal.BUSY)),
+    ],
+)
+def test_starting_a_game(live, opponent, outcome):
+    assert refuse_start(live, ALICE, opponent) == outcome
+
+
+def test_expired_games_keep_who_was_to_move():
+    expired = GAME.expire()
+    assert expired.ending is Ending.EXPIRED
+    assert expired.player_to_move == BOB

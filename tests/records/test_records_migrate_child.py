@@ -1,0 +1,45 @@
+"""The bot migrates its database in a child process, so that Alembic never loads into it."""
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from alembic.script import ScriptDirectory
+
+from bot.records.sql.migrate import alembic_config
+
+REPO = Path(__file__).resolve().parents[2]
+HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+PROBE = """
+import asyncio, sys
+from pathlib import Path
+from bot.records.startup import start_records
+
+async def main(scratch):
+    url = f"sqlite+aiosqlite:///{scratch}/records.db"
+    storage, writer = await start_records(url, Path(scratch) / "spool")
+    await writer.close()
+    await storage.close()
+
+asyncio.run(main(sys.argv[1]))
+print("alembic loaded" if "alembic" in sys.modules else "no alembic")
+"""
+
+
+def test_start_up_migrates_in_a_child_and_never_loads_alembic(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, str(tmp_path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert result.stdout.split("\n")[-2] == "no alembic", result.stderr
+    with sqlite3.connect(tmp_path / "records.db") as database:
+        (version,) = database.execute("SELECT version_num FROM alembic_version").fetchone()
+        tables = {name for (name,) in database.execute("SELECT name FROM sqlite_master")}
+    assert version == HEAD
+    assert {"games", "players", "bot_tallies", "memberships", "board_sizes"} <= tables
