@@ -78,6 +78,7 @@ HOW_TO_GET = (
 )
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.benchmark-token"
 CHANNELS_PER_GUILD = 100
+SETTINGS = ("DISCORD_", "DATA", "GAME_", "LOG_", "SHARD_", "METRICS_")  # the bot's: not passed on
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 QUIET_SECONDS = 0.1  # a process is quiet once its CPU clock moves less than QUIET_CPU in this
 QUIET_CPU = 0.0005
@@ -143,7 +144,7 @@ class Contestant:
         folder = scratch / self.name.replace(" ", "-")
         folder.mkdir()
         self.log_path = folder / "log.txt"
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATA"))}
+        env = {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS)}
         env.update(PYTHONPATH=str(REPO), DISCORD_TOKEN=TOKEN, DATA_DIR=str(folder / "data"))
         target = self.target
         if profile is not None:
@@ -458,7 +459,8 @@ def report(names: list[str], runs: list[list[Result]], n: int) -> bool:
     print("  ratios (medians of each run's ratio):")
     for name in names:
         kind, _, variant = name.partition(" ")
-        for other in [f"{o} {variant}".strip() for o in ("peer", "floor") if kind == "ours"]:
+        others = ("peer", "floor") if kind.startswith("ours") else ()
+        for other in [f"{o} {variant}".strip() for o in others]:
             if other in by_name:
                 print(
                     f"    {name} / {other}: {ratio(name, other, 'per_interaction'):.2f}x per "

@@ -13,7 +13,6 @@ from fake_discord import first_empty, is_over, marks, text
 from fake_discord.loopback import Loopback, launch_command
 
 REPO = Path(__file__).resolve().parents[2]
-LAUNCH = REPO / "fake_discord" / "launch.py"
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.loopback-token"
 Op = discord.gateway.DiscordWebSocket
 Response = discord.InteractionResponseType
