@@ -12,6 +12,7 @@ process, HTTP and a gateway websocket).
                      Discord refuses, DiscordError), problems (the same, as a list),
                      message_payload (a received message as JSON)
     interactions.py  a slash command or a click as Discord opens it: payload and token record
+    world.py         World: the people and channels a test makes (both transports share it)
     payloads.py      FakeUser / FakeChannel / FakeGuild and the JSON payloads Discord sends
     reading.py       a message as a user sees it: text, buttons, board, is_over, ...
 """

@@ -42,6 +42,7 @@ from discord.webhook.async_ import async_context
 from .interactions import click_data, open_interaction, slash_data
 from .payloads import FakeChannel, FakeGuild, FakeUser, Json, Snowflakes, guild_create_payload
 from .rest import TOKEN, FakeDiscord, FakeSession, Request
+from .world import World
 
 
 @dataclass(eq=False, slots=True)
@@ -81,22 +82,20 @@ class Sent:
         return self
 
 
-class Harness:
+class Harness(World):
     """A bot logged in to FakeDiscord, fed INTERACTION_CREATE payloads."""
 
     def __init__(self, bot: discord.Client, fake: FakeDiscord, snowflake: Snowflakes) -> None:
+        super().__init__(fake)
         self.bot = bot
-        self.discord = fake
         self._snowflake = snowflake
         self._sent: dict[str, Sent] = {}  # by token, until forget()
-        self._channels: dict[int, FakeChannel] = {}
         self._sequence = 0
         self._capture: list[asyncio.Task[Any]] | None = None
         self._factory: Any = None
         self._progress = asyncio.Event()  # set on every request and finished handler
         self._previous_factory: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._user_ids = iter(range(100_000_000_000_000_000, 200_000_000_000_000_000))
         self.closed = False
 
     @classmethod
@@ -199,15 +198,6 @@ class Harness:
 
     # -- the world
 
-    @property
-    def bot_user(self) -> FakeUser:
-        return self.discord.bot_user
-
-    def create_user(self, name: str) -> FakeUser:
-        user = FakeUser(next(self._user_ids), name)
-        self.discord.users[user.id] = user
-        return user
-
     def create_guild(
         self, name: str, *, channels: int = 1, announce: bool = True, shard: int | None = None
     ) -> FakeGuild:
@@ -220,13 +210,7 @@ class Harness:
             while (guild_id >> 22) % count != shard % count:
                 guild_id += 1 << 22  # a millisecond later
             self._snowflake._last = max(self._snowflake._last, guild_id)
-        made = tuple(
-            FakeChannel(self._snowflake(), guild_id, f"games-{i}", position=i)
-            for i in range(channels)
-        )
-        for channel in made:
-            self._channels[channel.id] = channel
-        guild = FakeGuild(guild_id, name, made)
+        guild = self._new_guild(guild_id, name, channels)
         if announce:
             self.announce(guild)
         return guild
@@ -278,10 +262,6 @@ class Harness:
         Discord would (DiscordError if Discord would refuse `data`)."""
         return self.discord.create_message(channel.id, channel.guild_id, data)
 
-    def last_message(self, channel: FakeChannel) -> Json:
-        """The newest non-ephemeral message in `channel`, as Discord would send it."""
-        return self.discord.message(self.discord.last_message_ids[channel.id])
-
     # -- interactions
 
     def dispatch_slash(
@@ -304,7 +284,7 @@ class Harness:
         """Feed a click on a button of `message` (its payload as shown: see reading.py for
         custom_id / cell / label) without waiting for the bot."""
         data = click_data(message, custom_id=custom_id, cell=cell, label=label)
-        channel = self._channels[int(message["channel_id"])]
+        channel = self.channel_of(message)
         kind = discord.InteractionType.component
         return self._dispatch(kind, user, channel, data, message=message, command=None)
 

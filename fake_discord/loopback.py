@@ -51,6 +51,7 @@ from .payloads import (
     guild_create_payload,
 )
 from .rest import TOKEN, FakeDiscord, Request, token_of
+from .world import World
 
 LAUNCH = Path(__file__).with_name("launch.py")  # points a bot process at a fake (see there)
 API_PREFIX = "/api/v10"
@@ -130,7 +131,7 @@ class Connection:
         await self.send({"op": Op.DISPATCH, "t": event, "s": self.sequence, "d": data})
 
 
-class Loopback:
+class Loopback(World):
     """FakeDiscord served on a free port of 127.0.0.1, REST and gateway (see the module)."""
 
     def __init__(
@@ -143,11 +144,13 @@ class Loopback:
         record: bool = True,
     ) -> None:
         snowflake = Snowflakes()
-        self.discord = FakeDiscord(
-            bot_user=bot_user or FakeUser(snowflake(), "TicTacToe", bot=True),
-            snowflake=snowflake,
-            record=record,
-            token=token,
+        super().__init__(
+            FakeDiscord(
+                bot_user=bot_user or FakeUser(snowflake(), "TicTacToe", bot=True),
+                snowflake=snowflake,
+                record=record,
+                token=token,
+            )
         )
         self.discord.shard_count = shard_count
         self.gateway_mode = gateway
@@ -163,8 +166,6 @@ class Loopback:
         self._ready = asyncio.Event()
         self._exchanges: dict[str, Exchange] = {}  # by token, until answered
         self._unanswered: dict[str, Exchange] = {}
-        self._channels: dict[int, FakeChannel] = {}
-        self._user_ids = iter(range(100_000_000_000_000_000, 200_000_000_000_000_000))
         app = web.Application()
         app.router.add_get(GATEWAY_PATH, self._gateway)
         app.router.add_route("*", "/{path:.*}", self._rest)
@@ -198,26 +199,10 @@ class Loopback:
 
     # -- the world
 
-    @property
-    def bot_user(self) -> FakeUser:
-        return self.discord.bot_user
-
-    def create_user(self, name: str) -> FakeUser:
-        user = FakeUser(next(self._user_ids), name)
-        self.discord.users[user.id] = user
-        return user
-
     def create_guild(self, name: str, *, channels: int = 1) -> FakeGuild:
         """A server with `channels` text channels; the bot hears of it in READY and its
         GUILD_CREATE (at once, if its shard is already connected; see `announce`)."""
-        snowflake = self.discord.snowflake
-        guild_id = snowflake()
-        made = tuple(
-            FakeChannel(snowflake(), guild_id, f"games-{i}", position=i) for i in range(channels)
-        )
-        for channel in made:
-            self._channels[channel.id] = channel
-        guild = FakeGuild(guild_id, name, made)
+        guild = self._new_guild(self.discord.snowflake(), name, channels)
         self.guilds.append(guild)
         return guild
 
@@ -232,10 +217,6 @@ class Loopback:
     def message(self, message_id: int) -> Json:
         """A stored message, as Discord would send it."""
         return self.discord.message(message_id)
-
-    def last_message(self, channel: FakeChannel) -> Json:
-        """The newest non-ephemeral message in `channel`."""
-        return self.discord.message(self.discord.last_message_ids[channel.id])
 
     # -- the gateway
 
@@ -307,7 +288,7 @@ class Loopback:
     ) -> Exchange:
         """Send a click on a button of `message` (see reading.find_button) to the bot."""
         data = click_data(message, custom_id=custom_id, cell=cell, label=label)
-        channel = self._channels[int(message["channel_id"])]
+        channel = self.channel_of(message)
         kind = discord.InteractionType.component
         return await self._dispatch(kind, user, channel, data, message, None)
 
