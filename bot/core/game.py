@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import tictactoe as ttt
+from bot.core.server import DEFAULT_LOOK, Look
 
 AI = 0  # the player id that stands for the bot itself
 # The ids that stand for players who deleted their data, in a recorded game rebuilt for its
@@ -62,7 +63,8 @@ class Game:
 
     `difficulty` is set exactly when the bot plays. `moves` lists the cells played (0-8) in
     order; it is None for boards posted before move lists were kept, whose order is unknown.
-    `locale` is the language the public board speaks for the whole game.
+    `locale` is the language the public board speaks for the whole game; `look` what it
+    carries of its server's settings (its marks' emoji, its turn timeout).
     """
 
     x_player: int
@@ -72,6 +74,7 @@ class Game:
     moves: tuple[int, ...] | None = None
     ending: Ending | None = None
     locale: str = SOURCE_LOCALE
+    look: Look = DEFAULT_LOOK
     # What the board implies, shared by every game in the same position (see _Position).
     _position: _Position = field(init=False, repr=False, compare=False)
     # Resigned, expired, or ended on the board: a click asks several times.
@@ -107,9 +110,11 @@ class Game:
         difficulty: str | None,
         rng: random.Random,
         locale: str = SOURCE_LOCALE,
+        look: Look = DEFAULT_LOOK,
     ) -> Game:
         """A new game; when the bot plays X its first mark is already on the board."""
-        return cls(x_player, o_player, difficulty, moves=(), locale=locale).with_ai_reply(rng)
+        game = cls(x_player, o_player, difficulty, moves=(), locale=locale, look=look)
+        return game.with_ai_reply(rng)
 
     @classmethod
     def from_moves(
@@ -120,9 +125,10 @@ class Game:
         moves: tuple[int, ...],
         ending: Ending | None = None,
         locale: str = SOURCE_LOCALE,
+        look: Look = DEFAULT_LOOK,
     ) -> Game:
         board = _position_of_moves(moves).board
-        return cls(x_player, o_player, difficulty, board, moves, ending, locale)
+        return cls(x_player, o_player, difficulty, board, moves, ending, locale, look)
 
     @property
     def vs_ai(self) -> bool:
@@ -187,7 +193,14 @@ class Game:
         if self.moves is None:
             board = _with_mark(self.board, action, self.mark_to_move)
             played = Game(
-                self.x_player, self.o_player, self.difficulty, board, None, None, self.locale
+                self.x_player,
+                self.o_player,
+                self.difficulty,
+                board,
+                None,
+                None,
+                self.locale,
+                self.look,
             )
             return played if ai_rng is None else played.with_ai_reply(ai_rng)
         moves = (*self.moves, cell_index(action))
@@ -204,6 +217,7 @@ class Game:
             moves,
             None,
             self.locale,
+            self.look,
         )
 
     def with_ai_reply(self, rng: random.Random) -> Game:
@@ -230,7 +244,9 @@ class Game:
 
     def rematch(self, rng: random.Random) -> Game:
         """A new game between the same players, marks swapped so the other side moves first."""
-        return Game.start(self.o_player, self.x_player, self.difficulty, rng, self.locale)
+        return Game.start(
+            self.o_player, self.x_player, self.difficulty, rng, self.locale, self.look
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +257,7 @@ class Challenge:
     opponent: int
     challenger_mark: str  # X or O
     locale: str = SOURCE_LOCALE
+    look: Look = DEFAULT_LOOK  # the game's, once accepted
 
     def __post_init__(self) -> None:
         if AI in (self.challenger, self.opponent) or self.challenger == self.opponent:
@@ -255,9 +272,12 @@ class Challenge:
         return self.challenger, self.opponent
 
     def accept(self) -> Game:
-        if self.challenger_mark == ttt.X:
-            return Game(self.challenger, self.opponent, moves=(), locale=self.locale)
-        return Game(self.opponent, self.challenger, moves=(), locale=self.locale)
+        x_player, o_player = (
+            (self.challenger, self.opponent)
+            if self.challenger_mark == ttt.X
+            else (self.opponent, self.challenger)
+        )
+        return Game(x_player, o_player, moves=(), locale=self.locale, look=self.look)
 
 
 State = Game | Challenge

@@ -126,7 +126,11 @@ Decision = Refuse | Update | Expire | Start | Private | AskResign | Resign | Kee
 
 
 def idle_seconds(state: State, game_timeout: float) -> float:
-    return CHALLENGE_SECONDS if isinstance(state, Challenge) else game_timeout
+    """How long `state` may sit untouched: a challenge a minute, a game its own turn timeout
+    (the one its server set when it started) or else the bot's."""
+    if isinstance(state, Challenge):
+        return CHALLENGE_SECONDS
+    return state.look.timeout or game_timeout
 
 
 def refuse_start(

@@ -1,0 +1,118 @@
+"""What a server's admins can set (/settings), and what a board carries of it: pure values.
+
+A server's settings live in the records database and in memory (bot/guilds); a click reads them
+from memory only. A board carries what it needs to be drawn and timed (its `Look`) in its
+custom_ids, so that another process, or this one after a restart, draws and expires it the same
+and a running game keeps what it started with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tictactoe as ttt
+
+MIN_GAMES_PER_CHANNEL = 1
+MAX_GAMES_PER_CHANNEL = 10
+# Seconds a player may take per turn, as /settings offers them (30 seconds to 14 minutes).
+TURN_TIMEOUT_CHOICES = (30, 60, 120, 180, 300, 600, 840)
+# Seconds a challenger waits after a challenge was declined or expired; 0 is off.
+CHALLENGE_COOLDOWN_CHOICES = (0, 30, 60, 120, 300, 600, 1800, 3600)
+DIFFICULTY_CHOICES = ttt.DIFFICULTIES
+
+
+class SettingError(ValueError):
+    """A value no server can have (the message says which, for the log; users get a line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """How a board shows X or O instead of the letter: a custom emoji (by id; the name only
+    labels it) or a standard emoji (its text)."""
+
+    text: str  # the standard emoji, or the custom emoji's name
+    emoji_id: int | None = None
+    animated: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.text:
+            raise SettingError("an emoji needs its text or name")
+        if self.emoji_id is not None and not 0 < self.emoji_id < 2**64:
+            raise SettingError("a custom emoji id is out of range")
+
+    @property
+    def is_custom(self) -> bool:
+        return self.emoji_id is not None
+
+    @property
+    def markdown(self) -> str:
+        """As message text shows it: `<:name:id>` (or `<a:…>`), or the emoji itself."""
+        if self.emoji_id is None:
+            return self.text
+        return f"<{'a' if self.animated else ''}:{self.text}:{self.emoji_id}>"
+
+
+@dataclass(frozen=True, slots=True)
+class Look:
+    """What a board carries of its server's settings: its turn timeout and its marks' emoji.
+    None everywhere: the bot's defaults (GAME_TIMEOUT_SECONDS, the letters)."""
+
+    timeout: int | None = None  # seconds
+    x: Mark | None = None
+    o: Mark | None = None
+
+    def __post_init__(self) -> None:
+        if self.timeout is not None and self.timeout not in TURN_TIMEOUT_CHOICES:
+            raise SettingError(f"turn timeout {self.timeout!r} is not one of the choices")
+
+    @property
+    def is_default(self) -> bool:
+        return self.timeout is None and self.x is None and self.o is None
+
+    def mark(self, mark: str) -> Mark | None:
+        return self.x if mark == ttt.X else self.o
+
+    def without_emoji(self, emoji_id: int) -> Look:
+        """This look with a custom emoji that is gone (deleted from its server) back to the
+        letter."""
+        x = None if self.x is not None and self.x.emoji_id == emoji_id else self.x
+        o = None if self.o is not None and self.o.emoji_id == emoji_id else self.o
+        return Look(self.timeout, x, o)
+
+    def custom_emoji_ids(self) -> tuple[int, ...]:
+        return tuple(m.emoji_id for m in (self.x, self.o) if m is not None and m.emoji_id)
+
+
+DEFAULT_LOOK = Look()
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """One server's settings; the defaults are the bot's behaviour where nobody set any (and
+    in DMs and group DMs, always)."""
+
+    games_per_channel: int = MIN_GAMES_PER_CHANNEL
+    difficulty: str = ttt.IMPOSSIBLE  # /tictactoe's level when the player names none
+    turn_timeout: int | None = None  # None: the bot's GAME_TIMEOUT_SECONDS
+    x_emoji: Mark | None = None
+    o_emoji: Mark | None = None
+    challenge_cooldown: int = 0  # seconds; 0 is off
+
+    def __post_init__(self) -> None:
+        if not MIN_GAMES_PER_CHANNEL <= self.games_per_channel <= MAX_GAMES_PER_CHANNEL:
+            raise SettingError(f"games per channel {self.games_per_channel!r} is out of range")
+        if self.difficulty not in DIFFICULTY_CHOICES:
+            raise SettingError(f"unknown difficulty {self.difficulty!r}")
+        if self.challenge_cooldown not in CHALLENGE_COOLDOWN_CHOICES:
+            raise SettingError(f"challenge cooldown {self.challenge_cooldown!r} is not a choice")
+        Look(self.turn_timeout)  # checks the timeout
+        if self.x_emoji is not None and self.x_emoji == self.o_emoji:
+            raise SettingError("X and O cannot show the same emoji")
+
+    @property
+    def look(self) -> Look:
+        """What a board started under these settings carries."""
+        return Look(self.turn_timeout, self.x_emoji, self.o_emoji)
+
+
+DEFAULT_SETTINGS = ServerSettings()

@@ -1,0 +1,1 @@
+"""Server settings (/settings): stored through the records database, held in memory for clicks."""
