@@ -16,6 +16,7 @@ from discord.ext import commands
 
 import tictactoe as ttt
 from bot.game.cog import TicTacToeCog, monotonic
+from bot.guilds.api import SettingsMemory
 from bot.i18n.translator import CommandTranslator
 from bot.ops.health import Health
 from bot.ops.metrics import Metrics
@@ -51,7 +52,9 @@ class TicTacToeBot(commands.AutoShardedBot):
         self.metrics = metrics or Metrics()
         super().__init__(
             command_prefix=commands.when_mentioned,  # no prefix commands; slash only
-            intents=discord.Intents(guilds=True),  # interactions need no privileged intent
+            # Interactions need no privileged intent; emoji updates tell when a server deletes
+            # an emoji its settings show on boards.
+            intents=discord.Intents(guilds=True, emojis_and_stickers=True),
             help_command=None,
             # Nothing the bot says pings anyone, unless a message says whom (a challenge).
             allowed_mentions=discord.AllowedMentions.none(),
@@ -66,6 +69,8 @@ class TicTacToeBot(commands.AutoShardedBot):
         # Where finished games are stored, and the queue that stores them off the click's path.
         self.records = records
         self.writer = writer
+        # Each server's /settings, loaded as its shard receives it: clicks read them here.
+        self.server_settings = SettingsMemory()
         self.health = Health(self.running_shards)
         self.status_server: StatusServer | None = None
         self._launching: asyncio.Future[None] | None = None
@@ -101,6 +106,7 @@ class TicTacToeBot(commands.AutoShardedBot):
                 game_timeout=self.settings.game_timeout_seconds,
                 clock=self.clock,
                 metrics=self.metrics,
+                server_settings=self.server_settings,
             )
         )
         # The puzzle set is built in a worker thread as the cog loads: no click waits on it.

@@ -35,6 +35,7 @@ from bot.core.policy import (
     decide_click,
     idle_seconds,
 )
+from bot.core.server import DEFAULT_SETTINGS, ServerSettings
 from bot.game import controls, starting
 from bot.game.delivery import Delivery, Landed, landed
 from bot.game.expiry import Expiry
@@ -77,8 +78,11 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         game_timeout: float,
         clock: Callable[[], float] = monotonic,
         metrics: Metrics | None = None,
+        server_settings: Callable[[int | None], ServerSettings] = lambda guild_id: DEFAULT_SETTINGS,
     ) -> None:
         self.bot = bot
+        # A server's settings by its id (None: a DM), from memory: a click never awaits them.
+        self.server_settings = server_settings
         self.rng = rng
         self.game_timeout = game_timeout
         self.clock = clock
