@@ -227,6 +227,10 @@ def busy(url: str) -> str:
     )
 
 
+def playing_here(url: str) -> str:
+    return f"You already have a game on in this channel: [see it here]({url}). Finish it first."
+
+
 # ------------------------------------------------------------------ Discord's limits
 
 

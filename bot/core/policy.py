@@ -36,8 +36,12 @@ class Refusal(Enum):
     """Why a click or command is answered with a short private message instead."""
 
     INVALID = auto()  # a button this state never shows (forged, or from another version)
-    NOT_ACTIVE = auto()  # another board is the channel's live one
-    BUSY = auto()  # the channel already has a game or challenge
+    NOT_ACTIVE = auto()  # another board is these players' live one
+    BUSY = auto()  # the channel has as many games on as its server allows ("full")
+    PLAYING_HERE = auto()  # the player has a game or challenge on in this channel already
+    OPPONENT_PLAYING = auto()  # the person challenged has one on in this channel
+    CHALLENGE_PENDING = auto()  # the challenger's earlier challenge in this server is open
+    COOLDOWN = auto()  # the challenger waits after a challenge declined or expired
     GAME_OVER = auto()
     CHALLENGE_CLOSED = auto()
     STALE = auto()  # the board changed between what the clicker saw and now
@@ -54,6 +58,9 @@ class Refusal(Enum):
 class Refuse:
     reason: Refusal
     state: State | None = None  # the game or challenge the refusal is about, for its wording
+    link: Live | None = None  # the board to point to, when there is one
+    limit: int = 1  # the channel's games_per_channel, for a full channel's wording
+    wait: float = 0.0  # seconds until a cooldown ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,17 +140,35 @@ def idle_seconds(state: State, game_timeout: float) -> float:
     return state.look.timeout or game_timeout
 
 
-def refuse_start(
-    live: Live | None, user_id: int, opponent: tuple[int, bool] | None
-) -> Refuse | None:
+class Room(NamedTuple):
+    """What memory knows, at a /tictactoe, of where it would start (see refuse_start)."""
+
+    in_channel: int  # boards with a game or challenge on here
+    limit: int  # the server's games_per_channel (1 in DMs and on private boards)
+    mine: Live | None  # the starter's own live board here
+    theirs: Live | None  # the challenged person's live board here
+    any_live: Live | None  # one live board here, to link when the channel is full
+    pending: Live | None = None  # the starter's open challenge in this server
+    cooldown: float = 0.0  # seconds before the starter may challenge again in this server
+
+
+def refuse_start(user_id: int, opponent: tuple[int, bool] | None, room: Room) -> Refuse | None:
     """Why a /tictactoe from `user_id` against `opponent` (id, is a bot; None: the bot itself)
     cannot start, or None when it can."""
     if opponent is not None and opponent[0] == user_id:
         return Refuse(Refusal.SELF_CHALLENGE)
     if opponent is not None and opponent[1]:
         return Refuse(Refusal.BOT_OPPONENT)
-    if live is not None:
-        return Refuse(Refusal.BUSY)
+    if room.mine is not None:
+        return Refuse(Refusal.PLAYING_HERE, link=room.mine)
+    if room.theirs is not None:
+        return Refuse(Refusal.OPPONENT_PLAYING, link=room.theirs)
+    if room.in_channel >= room.limit:
+        return Refuse(Refusal.BUSY, link=room.any_live, limit=room.limit)
+    if opponent is not None and room.pending is not None:
+        return Refuse(Refusal.CHALLENGE_PENDING, link=room.pending)
+    if opponent is not None and room.cooldown > 0:
+        return Refuse(Refusal.COOLDOWN, wait=room.cooldown)
     return None
 
 
@@ -206,8 +231,8 @@ def _on_finished(
         return Refuse(Refusal.NOT_PLAYER, game)
     if verb is Verb.REVIEW:
         return Private(PrivateKind.REVIEW, game)
-    if live is not None:
-        return Refuse(Refusal.BUSY, game)
+    if live is not None:  # these two already play again here
+        return Refuse(Refusal.PLAYING_HERE, game, link=live)
     return Start(game.rematch(rng), retire=game)
 
 
@@ -271,6 +296,7 @@ __all__ = [
     "Refusal",
     "Refuse",
     "Resign",
+    "Room",
     "Seen",
     "Start",
     "Update",

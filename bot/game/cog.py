@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import random
@@ -14,11 +15,10 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
-import tictactoe as ttt
 from bot.core import codec
 from bot.core.finished import Finish, FinishedGame, Place, describe, kind_of, snowflake_time
 from bot.core.game import Game, State
-from bot.core.live import GameStore, Live
+from bot.core.live import Board, Cooldowns, GameStore, Live, board_of
 from bot.core.policy import (
     AskResign,
     Decision,
@@ -29,13 +29,14 @@ from bot.core.policy import (
     Refusal,
     Refuse,
     Resign,
+    Room,
     Seen,
     Start,
     Update,
     decide_click,
     idle_seconds,
 )
-from bot.core.server import DEFAULT_SETTINGS, ServerSettings
+from bot.core.server import DEFAULT_SETTINGS, Look, ServerSettings
 from bot.game import controls, starting
 from bot.game.delivery import Delivery, Landed, landed
 from bot.game.expiry import Expiry
@@ -88,6 +89,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         self.clock = clock
         self.metrics = metrics or Metrics()
         self.store = GameStore()
+        self.cooldowns = Cooldowns()
         self.metrics.count_live_games(self.store.__len__)
         self.delivery = Delivery(bot, self.store, on_unsure=lambda: self.expiry.schedule())
         self.expiry = Expiry(
@@ -97,6 +99,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             announce=self.announce,
             bot_id=lambda: self.bot_id,
             shard_of=lambda guild_id: shard_of(guild_id, self.bot.shard_count),
+            challenge_closed=self.challenge_closed,
         )
         # Cogs cannot declare context menus with a decorator: built here, added on load.
         self.challenge_menu = app_commands.ContextMenu(
@@ -119,6 +122,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         self.bot.tree.remove_command(self.challenge_menu.name, type=self.challenge_menu.type)
         self.expiry.close()
         self.store.clear()
+        self.cooldowns.clear()
 
     async def cog_app_command_error(
         self,
@@ -148,7 +152,9 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
     @app_commands.describe(
         opponent=locale_str("Challenge this person; leave empty to play against me"),
         play_as=locale_str("Your mark; X moves first"),
-        difficulty=locale_str("How well I play (games against me only)"),
+        difficulty=locale_str(
+            "How well I play (games against me only); the server's default if left out"
+        ),
     )
     @app_commands.choices(
         play_as=[
@@ -168,7 +174,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         interaction: Interaction,
         opponent: discord.User | None = None,
         play_as: Literal["X", "O", "random"] = "X",
-        difficulty: Literal["easy", "medium", "hard", "impossible"] = "impossible",
+        difficulty: Literal["easy", "medium", "hard", "impossible"] | None = None,
     ) -> None:
         await self.start(interaction, opponent, play_as, difficulty)
 
@@ -176,14 +182,14 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         self, interaction: Interaction, member: discord.Member | discord.User
     ) -> None:
         """The member menu's "Challenge to Tic-Tac-Toe": /tictactoe opponent:member."""
-        await self.start(interaction, member, "X", ttt.IMPOSSIBLE)
+        await self.start(interaction, member, "X", None)
 
     async def start(
         self,
         interaction: Interaction,
         opponent: discord.Member | discord.User | None,
         play_as: str,
-        difficulty: str,
+        difficulty: str | None,
     ) -> None:
         EVENT_SHARD.set(shard_of(interaction.guild_id, self.bot.shard_count))
         started = time.perf_counter()
@@ -230,11 +236,17 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             self.metrics.clicks_refused[Refusal.INVALID].inc()
             await self.refuse(interaction, Refuse(Refusal.INVALID), None)
             return
-        scope = scope_id(interaction)
+        state = click.state
+        if not state.look.is_default and state.look.custom_emoji_ids():
+            look = self.usable_look(state.look)
+            if look != state.look:  # an emoji deleted from the server: back to letters
+                click = click._replace(state=dataclasses.replace(state, look=look))
         if click.verb is codec.Verb.CONFIRM_RESIGN:
             # Pressed on the private question, not on the board: find the board's game.
-            scope = self._scope_holding(interaction, click.key)
-        live = self.store.get(scope)
+            board = self._board_holding(interaction, click)
+        else:
+            board = board_of(scope_id(interaction), state.players)
+        live = self.store.get(board)
         last_change = (
             message.edited_at.timestamp() if message.edited_at else snowflake_time(message.id)
         )
@@ -243,51 +255,51 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             message.id,
             is_current=custom_id in custom_ids(message.components),
             seconds_since_change=sent_at(interaction) - last_change,
-            has_ended=self.store.has_ended(scope, message.id),
+            has_ended=self.store.has_ended(board, message.id),
         )
         decision = decide_click(
             live, seen, interaction.user.id, game_timeout=self.game_timeout, rng=self.rng
         )
-        await self._carry_out(interaction, scope, decision, live, click.key)
+        await self._carry_out(interaction, board, decision, live, click.key)
 
     async def _carry_out(
         self,
         interaction: Interaction,
-        scope: int,
+        board: Board,
         decision: Decision,
         live: Live | None,
         shown: str,
     ) -> None:
-        """Do what was decided; `scope` is where the clicked game lives in memory, `shown`
+        """Do what was decided; `board` is where the clicked game lives in memory, `shown`
         the key of the state the clicked message showed."""
         match decision:
             case Update(old=old, new=new):  # the common case first
-                await self._update(interaction, scope, old, shown, new)
+                await self._update(interaction, board, old, shown, new)
             case Refuse(reason=reason):
                 self.metrics.clicks_refused[reason].inc()
                 await self.refuse(interaction, decision, live)
             case Expire(state=state):
                 self.metrics.clicks_other.inc()
-                await controls.expire_unwatched(self, interaction, scope, state)
+                await controls.expire_unwatched(self, interaction, board, state)
             case Start(state=state, retire=retire):
-                await controls.rematch(self, interaction, scope, retire, state)
+                await controls.rematch(self, interaction, board, retire, state)
             case Private(kind=kind, game=game):
                 self.metrics.clicks_other.inc()
                 await controls.private(self, interaction, kind, game)
             case AskResign(old=old, game=game):
-                await controls.ask_resign(self, interaction, scope, old, game)
+                await controls.ask_resign(self, interaction, board, old, game)
             case Resign(old=old, new=new):
-                await controls.resign(self, interaction, scope, old, new)
+                await controls.resign(self, interaction, board, old, new)
             case KeepPlaying():
                 self.metrics.clicks_other.inc()
                 await controls.keep_playing(interaction)
             case Decline(old=old, challenge=challenge):
-                await controls.decline(self, interaction, scope, old, challenge)
+                await controls.decline(self, interaction, board, old, challenge)
 
     async def _update(
-        self, interaction: Interaction, scope: int, old: Live | None, shown: str, new: State
+        self, interaction: Interaction, board: Board, old: Live | None, shown: str, new: State
     ) -> None:
-        """Move the channel from the state keyed `shown` to `new` and show it, in the click's
+        """Move the board from the state keyed `shown` to `new` and show it, in the click's
         one response."""
         message = interaction.message
         assert message is not None
@@ -301,9 +313,9 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         if over and old is None:
             # A board from before a restart, ended by this click: nothing to swap in memory,
             # but a click still in flight on it must find it over.
-            claimed = self.store.end_unclaimed(scope, message.id)
+            claimed = self.store.end_unclaimed(board, message.id)
         else:
-            claimed = self.store.compare_and_set(scope, old, after)
+            claimed = self.store.compare_and_set(board, old, after)
         if not claimed:
             await self.raced(interaction)
             return
@@ -316,26 +328,75 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
                 unsure_of=shown,
                 token=old.token if old is not None else None,
             )
-            if self.delivery.after_failed_edit(error, scope, after, old, unsure):
+            if self.delivery.after_failed_edit(error, board, after, old, unsure):
                 if over and old is None and landed(error) is Landed.NO:
-                    self.store.reopen(scope, message.id)
+                    self.store.reopen(board, message.id)
                 raise
         self.metrics.clicks_moved.inc()  # counted once answered: the player waits for nothing
         if over:
             assert isinstance(new, Game)
-            log.debug("Channel %s: game over: %s", scope, describe(new))
+            log.debug("Channel %s: game over: %s", board[0], describe(new))
             self.announce(message.id, new, sent_at(interaction), *live.where)
         else:
             if isinstance(new, Game) and not new.moves:  # only an accepted challenge gives this
                 self.metrics.started["friend"].inc()
             self.expiry.schedule()
 
-    def _scope_holding(self, interaction: Interaction, key: str) -> int:
+    def _board_holding(self, interaction: Interaction, click: codec.Click) -> Board:
+        players = click.state.players
         for scope in (channel_id(interaction), scope_id(interaction, private=True)):
-            live = self.store.get(scope)
-            if live is not None and live.key == key:
-                return scope
-        return channel_id(interaction)
+            live = self.store.get(board_of(scope, players))
+            if live is not None and live.key == click.key:
+                return board_of(scope, players)
+        return board_of(channel_id(interaction), players)
+
+    # ------------------------------------------------------------------ server settings
+
+    def room(
+        self,
+        scope: int,
+        guild_id: int | None,
+        user_id: int,
+        opponent_id: int | None,
+        *,
+        limit: int,
+    ) -> Room:
+        """What memory knows of `scope` for a /tictactoe there (see policy.refuse_start)."""
+        store = self.store
+        mine = store.board_of_player(scope, user_id)
+        theirs = None if opponent_id is None else store.board_of_player(scope, opponent_id)
+        pending = None if guild_id is None else store.challenge_of(guild_id, user_id)
+        cooldown = 0.0
+        if guild_id is not None:
+            now = self.clock()
+            until = self.cooldowns.until(guild_id, user_id, now)
+            cooldown = 0.0 if until is None else until - now
+        return Room(
+            in_channel=store.count(scope),
+            limit=limit,
+            mine=None if mine is None else store.get(mine),
+            theirs=None if theirs is None else store.get(theirs),
+            any_live=store.any_in(scope),
+            pending=None if pending is None else store.get(pending),
+            cooldown=cooldown,
+        )
+
+    def usable_look(self, look: Look) -> Look:
+        """`look` without custom emoji that no longer exist (deleted from their server)."""
+        for emoji_id in look.custom_emoji_ids():
+            if self.bot.get_emoji(emoji_id) is None:
+                look = look.without_emoji(emoji_id)
+        return look
+
+    def challenge_closed(self, guild_id: int | None, challenger: int) -> None:
+        """A challenge was declined or expired: its server's cooldown starts for the
+        challenger."""
+        if guild_id is None:
+            return
+        cooldown = self.server_settings(guild_id).challenge_cooldown
+        if cooldown:
+            now = self.clock()
+            self.cooldowns.start(guild_id, challenger, now + cooldown, now)
 
     # ------------------------------------------------------------------ private answers
 
@@ -350,6 +411,8 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             bot_id=self.bot_id,
             command=self.command,
             live_url=url,
+            limit=refusal.limit,
+            until=math.ceil(sent_at(interaction) + refusal.wait) if refusal.wait else None,
         )
         await tell(interaction, reply)
 

@@ -18,7 +18,7 @@ import discord
 
 from bot.core import codec
 from bot.core.game import State
-from bot.core.live import GameStore, Live
+from bot.core.live import Board, GameStore, Live
 from bot.game.interactions import custom_ids
 from bot.ui import card_view
 from bot.view.cards import Card
@@ -58,7 +58,7 @@ class Delivery:
     def after_failed_edit(
         self,
         error: BaseException,
-        scope: int,
+        board: Board,
         expected: Live | None,
         before: Live | None,
         unsure: Live,
@@ -72,13 +72,13 @@ class Delivery:
         """
         outcome = landed(error)
         if outcome is Landed.YES:
-            log.info("Channel %s: the edit landed despite %s", scope, error)
+            log.info("Channel %s: the edit landed despite %s", board[0], error)
             return False
         if outcome is Landed.NO:
-            self.store.compare_and_set(scope, expected, before)
+            self.store.compare_and_set(board, expected, before)
         else:
-            log.warning("Channel %s: the edit may or may not have landed: %s", scope, error)
-            if self.store.compare_and_set(scope, expected, unsure):
+            log.warning("Channel %s: the edit may or may not have landed: %s", board[0], error)
+            if self.store.compare_and_set(board, expected, unsure):
                 self._on_unsure()
         return True
 

@@ -12,7 +12,7 @@ import discord
 from bot.core import codec
 from bot.core.finished import describe
 from bot.core.game import Game
-from bot.core.live import GameStore, Live
+from bot.core.live import Board, GameStore, Live
 from bot.game.delivery import Delivery
 from bot.ops.shards import EVENT_SHARD
 from bot.view.board import render_expired
@@ -35,6 +35,7 @@ class Expiry:
         announce: Announce,
         bot_id: Callable[[], int],
         shard_of: Callable[[int | None], int],
+        challenge_closed: Callable[[int | None, int], None] = lambda guild_id, user_id: None,
     ) -> None:
         self.store = store
         self.delivery = delivery
@@ -42,6 +43,7 @@ class Expiry:
         self._announce = announce
         self._bot_id = bot_id
         self._shard_of = shard_of
+        self._challenge_closed = challenge_closed  # a lapsed challenge starts a cooldown
         self._handle: asyncio.TimerHandle | None = None
         self._due = float("inf")
         self._background: set[asyncio.Task[Any]] = set()
@@ -77,11 +79,13 @@ class Expiry:
         """
         lapsed = self.store.pop_lapsed(self.clock())
         self.schedule()
-        await asyncio.gather(*(self._show_lapsed(scope, live) for scope, live in lapsed))
+        await asyncio.gather(*(self._show_lapsed(board, live) for board, live in lapsed))
         return len(lapsed)
 
-    async def _show_lapsed(self, scope: int, live: Live) -> None:
+    async def _show_lapsed(self, board: Board, live: Live) -> None:
         EVENT_SHARD.set(self._shard_of(live.guild_id))
+        if live.challenger:
+            self._challenge_closed(live.guild_id, live.challenger)
         if live.token is None:
             return
         try:
@@ -102,6 +106,6 @@ class Expiry:
                 # The time is up whether or not the board could be redrawn.
                 if isinstance(state, Game) and live.message_id is not None:
                     self._announce(live.message_id, state.expire(), now, *live.where)
-            log.debug("Channel %s: %s expired", scope, describe(state))
+            log.debug("Channel %s: %s expired", board[0], describe(state))
         except (discord.HTTPException, codec.CodecError, StopIteration) as error:
-            log.warning("Channel %s: could not show the expiry: %s", scope, error)
+            log.warning("Channel %s: could not show the expiry: %s", board[0], error)

@@ -71,6 +71,14 @@ class Metrics:
             ["where"],
             registry=registry,
         )
+        self.starts_refused = Counter(
+            "tictactoe_starts_refused",
+            "/tictactoe and challenges refused, by reason: full (the channel has as many games "
+            "as its server allows), playing_here, opponent_playing, challenge_pending, "
+            "cooldown, self_challenge, bot_opponent",
+            ["reason"],
+            registry=registry,
+        )
         self.discord_rest_errors = Counter(
             "tictactoe_discord_rest_errors",
             "Error answers from Discord's REST API (rate limits included), by HTTP status",
@@ -108,6 +116,12 @@ class Metrics:
         self.clicks_other = self.clicks.labels(outcome="other", reason="")
         self.clicks_refused = {
             reason: self.clicks.labels(outcome="refused", reason=reason.name.lower())
+            for reason in Refusal
+        }
+        self.start_refusals = {
+            reason: self.starts_refused.labels(
+                reason="full" if reason is Refusal.BUSY else reason.name.lower()
+            )
             for reason in Refusal
         }
         self.click_seconds = self.handling_seconds.labels(kind="click")

@@ -19,21 +19,55 @@ def render_refusal(
     bot_id: int,
     command: str,
     live_url: str | None = None,
+    limit: int = 1,
+    until: int | None = None,
 ) -> Reply:
-    """One short sentence for a click or command that cannot be carried out."""
-    _ = translations(locale).gettext
+    """One short sentence for a click or command that cannot be carried out. `limit` is the
+    channel's games_per_channel; `until` (unix seconds) when a cooldown ends."""
+    tr = translations(locale)
+    _ = tr.gettext
     if reason is Refusal.NOT_ACTIVE:
         return Reply(
             _("This board is no longer active: here is {link}.").format(
                 link=link(_("the current game"), live_url)
             )
         )
-    if reason is Refusal.BUSY:
+    if reason is Refusal.BUSY and limit == 1:
         return Reply(
             _("This channel already has a game on: {link}. One game per channel at a time.").format(
                 link=link(_("see it here"), live_url)
             )
         )
+    if reason is Refusal.BUSY:
+        return Reply(
+            tr.ngettext(
+                "This channel is full: it has {count} game on, as many as this server allows. "
+                "{link}.",
+                "This channel is full: it has {count} games on, as many as this server allows. "
+                "{link}.",
+                limit,
+            ).format(count=limit, link=link(_("See one"), live_url))
+        )
+    if reason is Refusal.PLAYING_HERE:
+        return Reply(
+            _("You already have a game on in this channel: {link}. Finish it first.").format(
+                link=link(_("see it here"), live_url)
+            )
+        )
+    if reason is Refusal.OPPONENT_PLAYING:
+        return Reply(
+            _("They already have a game on in this channel: {link}. Challenge them later.").format(
+                link=link(_("see it here"), live_url)
+            )
+        )
+    if reason is Refusal.CHALLENGE_PENDING:
+        return Reply(
+            _("Your challenge is still waiting for an answer: {link}. One at a time.").format(
+                link=link(_("see it here"), live_url)
+            )
+        )
+    if reason is Refusal.COOLDOWN:
+        return Reply(_("You can challenge someone again <t:{until}:R>.").format(until=until or 0))
     if reason is Refusal.NOT_PLAYER and isinstance(state, Game):
         x_name, o_name = mention(state.x_player, bot_id, _), mention(state.o_player, bot_id, _)
         if state.is_over:

@@ -25,6 +25,7 @@ from bot.core.policy import (
     Refusal,
     Refuse,
     Resign,
+    Room,
     Seen,
     Start,
     Update,
@@ -180,14 +181,9 @@ def test_rematch_swaps_the_marks_and_review_needs_a_player():
     assert decision.state.x_player == AI
     assert decision.state.o_player == ALICE
     assert decision.state.difficulty == "medium"
-    busy = decide_click(
-        live_for(Game(BOB, CAROL)),
-        seen(finished, Verb.REMATCH),
-        ALICE,
-        game_timeout=TIMEOUT,
-        rng=rng,
-    )
-    assert busy == Refuse(Refusal.BUSY, finished)
+    again = live_for(Game.start(AI, ALICE, "medium", rng))
+    busy = decide_click(again, seen(finished, Verb.REMATCH), ALICE, game_timeout=TIMEOUT, rng=rng)
+    assert busy == Refuse(Refusal.PLAYING_HERE, finished, link=again)
 
 
 # ------------------------------------------------------------------ the message as the truth
@@ -280,19 +276,50 @@ def test_a_challenge_lapses_after_a_minute_when_nothing_watched_it():
     )
 
 
+def room(**changes) -> Room:
+    free = Room(in_channel=0, limit=1, mine=None, theirs=None, any_live=None)
+    return free._replace(**changes)
+
+
+GAME_LIVE = live_for(GAME)
+
+
 @pytest.mark.parametrize(
-    ("live", "opponent", "outcome"),
+    ("opponent", "where", "outcome"),
     [
-        (None, None, None),
-        (None, (BOB, False), None),
-        (None, (ALICE, False), Refuse(Refusal.SELF_CHALLENGE)),
-        (None, (BOB, True), Refuse(Refusal.BOT_OPPONENT)),
-        (live_for(GAME), None, Refuse(Refusal.BUSY)),
-        (live_for(CHALLENGE), (BOB, False), Refuse(Refusal.BUSY)),
+        (None, room(), None),
+        ((BOB, False), room(), None),
+        ((ALICE, False), room(), Refuse(Refusal.SELF_CHALLENGE)),
+        ((BOB, True), room(), Refuse(Refusal.BOT_OPPONENT)),
+        (None, room(in_channel=1, any_live=GAME_LIVE), Refuse(Refusal.BUSY, link=GAME_LIVE)),
+        ((BOB, False), room(in_channel=1, limit=2), None),
+        (
+            (BOB, False),
+            room(in_channel=3, limit=3, any_live=GAME_LIVE),
+            Refuse(Refusal.BUSY, link=GAME_LIVE, limit=3),
+        ),
+        (
+            None,
+            room(in_channel=1, limit=5, mine=GAME_LIVE),
+            Refuse(Refusal.PLAYING_HERE, link=GAME_LIVE),
+        ),
+        (
+            (BOB, False),
+            room(in_channel=1, limit=5, theirs=GAME_LIVE),
+            Refuse(Refusal.OPPONENT_PLAYING, link=GAME_LIVE),
+        ),
+        (
+            (BOB, False),
+            room(limit=5, pending=GAME_LIVE),
+            Refuse(Refusal.CHALLENGE_PENDING, link=GAME_LIVE),
+        ),
+        (None, room(limit=5, pending=GAME_LIVE), None),  # playing the bot is no challenge
+        ((BOB, False), room(cooldown=12.5), Refuse(Refusal.COOLDOWN, wait=12.5)),
+        (None, room(cooldown=12.5), None),
     ],
 )
-def test_starting_a_game(live, opponent, outcome):
-    assert refuse_start(live, ALICE, opponent) == outcome
+def test_starting_a_game(opponent, where, outcome):
+    assert refuse_start(ALICE, opponent, where) == outcome
 
 
 def test_expired_games_keep_who_was_to_move():

@@ -281,7 +281,7 @@ async def test_the_harness_shuts_down_cleanly():
     assert isinstance(bot, TicTacToeBot)
     cog = bot.get_cog("TicTacToe")
     assert isinstance(cog, TicTacToeCog)
-    assert cog.store.get(channel.id) is not None
+    assert cog.store.count(channel.id) == 1
     assert cog.store.next_deadline() is not None
     await harness.close()
     assert harness.bot.is_closed()

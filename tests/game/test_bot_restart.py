@@ -11,7 +11,6 @@ from bot_helpers import (
     accent,
     board_of,
     bot_mention,
-    busy,
     buttons,
     check_limits,
     click_cell,
@@ -29,6 +28,7 @@ from bot_helpers import (
     make_bot,
     message_by_id,
     payload_problems,
+    playing_here,
     post_as_bot,
     post_forged,
     resign,
@@ -64,9 +64,9 @@ async def test_a_game_continues_after_a_restart(world):
     assert board_of(after)[cell[0]][cell[1]] == ttt.X
     assert sum(mark is not None for row in board_of(after) for mark in row) == 4  # + a reply
     assert status(after).endswith(turn_line(alice, "X", env))
-    busy_now = await alice.slash(channel, "tictactoe")  # the channel is registered again
+    busy_now = await alice.slash(channel, "tictactoe")  # the board is registered again
     assert busy_now.ephemeral
-    assert busy_now.response.content == busy(after.jump_url)
+    assert busy_now.response.content == playing_here(after.jump_url)
 
 
 async def test_a_game_can_be_resigned_after_a_restart(world):
