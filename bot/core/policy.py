@@ -59,6 +59,7 @@ class Refuse:
     reason: Refusal
     state: State | None = None  # the game or challenge the refusal is about, for its wording
     link: Live | None = None  # the board to point to, when there is one
+    link_channel: int | None = None  # the link's channel, when not where the refusal is
     limit: int = 1  # the channel's games_per_channel, for a full channel's wording
     wait: float = 0.0  # seconds until a cooldown ends
 
@@ -149,6 +150,7 @@ class Room(NamedTuple):
     theirs: Live | None  # the challenged person's live board here
     any_live: Live | None  # one live board here, to link when the channel is full
     pending: Live | None = None  # the starter's open challenge in this server
+    pending_channel: int | None = None  # where that challenge is
     cooldown: float = 0.0  # seconds before the starter may challenge again in this server
 
 
@@ -166,7 +168,9 @@ def refuse_start(user_id: int, opponent: tuple[int, bool] | None, room: Room) ->
     if room.in_channel >= room.limit:
         return Refuse(Refusal.BUSY, link=room.any_live, limit=room.limit)
     if opponent is not None and room.pending is not None:
-        return Refuse(Refusal.CHALLENGE_PENDING, link=room.pending)
+        return Refuse(
+            Refusal.CHALLENGE_PENDING, link=room.pending, link_channel=room.pending_channel
+        )
     if opponent is not None and room.cooldown > 0:
         return Refuse(Refusal.COOLDOWN, wait=room.cooldown)
     return None

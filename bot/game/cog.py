@@ -378,6 +378,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             theirs=None if theirs is None else store.get(theirs),
             any_live=store.any_in(scope),
             pending=None if pending is None else store.get(pending),
+            pending_channel=None if pending is None else pending[0],
             cooldown=cooldown,
         )
 
@@ -403,7 +404,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
     async def refuse(self, interaction: Interaction, refusal: Refuse, live: Live | None) -> None:
         url = None
         if live is not None and live.message_id is not None:
-            url = self.jump_url(channel_id(interaction), live)
+            url = self.jump_url(refusal.link_channel or channel_id(interaction), live)
         reply = render_refusal(
             refusal.reason,
             refusal.state,

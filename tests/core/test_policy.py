@@ -310,8 +310,8 @@ GAME_LIVE = live_for(GAME)
         ),
         (
             (BOB, False),
-            room(limit=5, pending=GAME_LIVE),
-            Refuse(Refusal.CHALLENGE_PENDING, link=GAME_LIVE),
+            room(limit=5, pending=GAME_LIVE, pending_channel=77),
+            Refuse(Refusal.CHALLENGE_PENDING, link=GAME_LIVE, link_channel=77),
         ),
         (None, room(limit=5, pending=GAME_LIVE), None),  # playing the bot is no challenge
         ((BOB, False), room(cooldown=12.5), Refuse(Refusal.COOLDOWN, wait=12.5)),
