@@ -210,3 +210,23 @@ async def test_direct_messages_keep_the_defaults(world):
     board = dana.dm_channel.last_message
     assert "Difficulty: Impossible" in heading(board)
     assert status(board).endswith(f"Time runs out <t:{deadline(world.env)}:R>.")
+
+
+async def test_a_rematch_needs_room_in_the_channel_and_plays_on_its_own_board(world):
+    channel, alice, bob, carol = world.channel, world.alice, world.bob, world.carol
+    configure(world, games_per_channel=2)
+    alices = await start(alice, channel)
+    bobs = await start(bob, channel)
+    await resign(alice, alices)
+    await start(carol, channel)  # takes the free place
+    result = await click_label(alice, message_by_id(channel, alices.id), "Rematch")
+    assert result.ephemeral
+    assert result.response.content == full(2, bobs.jump_url)
+    await resign(carol, channel.last_message)
+    result = await click_label(alice, message_by_id(channel, alices.id), "Rematch")
+    assert not result.ephemeral, result.response.content
+    rematch = channel.last_message
+    assert rematch.id not in (alices.id, bobs.id)
+    assert not is_over(rematch)
+    assert not is_over(message_by_id(channel, bobs.id))  # the other board is untouched
+    assert game_cog(world).store.count(channel.id) == 2
