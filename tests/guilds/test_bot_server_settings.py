@@ -8,6 +8,7 @@ import asyncio
 import logging
 
 import pytest
+from sqlalchemy import event
 
 from bot.app import TicTacToeBot
 from bot.core.server import DEFAULT_SETTINGS, Mark, ServerSettings
@@ -82,6 +83,31 @@ async def test_a_restart_on_the_same_sqlite_file_loads_the_settings_as_servers_a
     assert settings_in(again, configured) == CONFIGURED
     assert settings_in(again, untouched) is DEFAULT_SETTINGS
     assert len(bot_of(again).server_settings) == 1  # only changed servers take memory
+
+
+async def test_a_start_up_burst_of_servers_loads_with_one_query(cluster, tmp_path):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'records.db'}"
+    first = await cluster.start(None, 1, database_url=url, data_dir=tmp_path / "data")
+    channels = [cluster.create_guild(0, f"server {n}") for n in range(300)]
+    await settled(first)
+    for channel in channels[::10]:
+        await configure(first, channel, CONFIGURED)
+    await first.close()
+
+    again = await cluster.start(None, 1, database_url=url, data_dir=tmp_path / "data")
+    queries: list[str] = []
+
+    def note(_connection, _cursor, statement, *_):
+        if "server_settings" in statement:
+            queries.append(statement)
+
+    engine = storage_of(again).engine.sync_engine
+    event.listen(engine, "before_cursor_execute", note)
+    await settled(again)  # the 300 GUILD_CREATEs of its start
+    event.remove(engine, "before_cursor_execute", note)
+    assert len(queries) == 1, queries
+    assert [settings_in(again, channel) for channel in channels[::10]] == [CONFIGURED] * 30
+    assert len(bot_of(again).server_settings) == 30
 
 
 async def test_removal_deletes_the_settings_and_an_outage_keeps_them(cluster, tmp_path, caplog):
