@@ -17,6 +17,7 @@ from discord.ext import commands
 import tictactoe as ttt
 from bot.game.cog import TicTacToeCog, monotonic
 from bot.guilds.api import SettingsMemory
+from bot.guilds.events import ServerSettingsEvents
 from bot.i18n.translator import CommandTranslator
 from bot.ops.health import Health
 from bot.ops.metrics import Metrics
@@ -119,6 +120,8 @@ class TicTacToeBot(commands.AutoShardedBot):
                 read_puzzle_ratings=None if records is None else records.puzzle_ratings,
             )
         )
+        if self.records is not None:  # each server's settings, loaded as the server arrives
+            await self.add_cog(ServerSettingsEvents(self, self.records, self.server_settings))
         if self.records is not None and self.writer is not None:
             await self.add_cog(RecordsCog(self, self.records, self.writer))
             self.watch_recording(self.writer)

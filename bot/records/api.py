@@ -6,12 +6,13 @@ SQLAlchemy (SQLite or PostgreSQL).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from bot.core.finished import Finish, FinishedGame, Place, ending_of, snowflake_time, winner_of
 from bot.core.game import DELETED_PLAYER, Game
+from bot.core.server import ServerSettings
 
 BOT_PLAYER = 0  # the player id that stands for the bot, as in bot.core.game.AI
 LEVELS = ("easy", "medium", "hard", "impossible")
@@ -244,6 +245,18 @@ class Records(Protocol):
         recorded games becomes None (their opponents keep their own counts). Returns how many
         games named them."""
         ...
+
+    async def load_settings(self, guild_id: int) -> ServerSettings | None:
+        """A server's stored /settings; None when it saved none (RecordsError if it failed)."""
+        ...
+
+    async def load_many_settings(self, guild_ids: Collection[int]) -> dict[int, ServerSettings]:
+        """The stored settings of those servers that have any, in few queries."""
+        ...
+
+    async def save_settings(self, guild_id: int, settings: ServerSettings) -> None: ...
+
+    async def delete_settings(self, guild_id: int) -> None: ...
 
     async def close(self) -> None: ...
 

@@ -18,6 +18,7 @@ from tests.support.records import ALICE, BOB, DRAW, GUILD, X_WINS, record
 
 TABLES = {"games", "players", "bot_tallies", "memberships", "board_sizes"}
 PUZZLE_TABLES = {"puzzle_attempts", "puzzle_players", "puzzle_ratings", "puzzle_memberships"}
+SETTINGS_TABLES = {"server_settings"}
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head() or ""
 
 
@@ -37,7 +38,7 @@ def current(connection) -> tuple[str, ...]:
 async def test_an_empty_database_is_migrated_to_the_newest_revision(database_url):
     storage = await open_records(database_url)
     try:
-        assert await run(storage, tables) == TABLES | PUZZLE_TABLES
+        assert await run(storage, tables) == TABLES | PUZZLE_TABLES | SETTINGS_TABLES
         assert await run(storage, current) == (HEAD,)
         # Opening it again finds nothing to do and keeps what is there.
         assert await storage.record([record(1, ALICE, BOB, X_WINS)]) == 1
@@ -68,7 +69,7 @@ async def test_every_revision_can_be_undone(database_url):
         assert await run(storage, tables) == set()
         assert await run(storage, current) == ()
         await run(storage, lambda c: command.upgrade(alembic_config(c), "head"))
-        assert await run(storage, tables) == TABLES | PUZZLE_TABLES
+        assert await run(storage, tables) == TABLES | PUZZLE_TABLES | SETTINGS_TABLES
     finally:
         await storage.close()
 
@@ -80,7 +81,7 @@ async def test_a_database_from_before_puzzles_keeps_its_games(database_url):
         await run(storage, lambda c: command.downgrade(alembic_config(c), "0001"))
         assert await run(storage, tables) == TABLES
         await run(storage, lambda c: command.upgrade(alembic_config(c), "head"))
-        assert await run(storage, tables) == TABLES | PUZZLE_TABLES
+        assert await run(storage, tables) == TABLES | PUZZLE_TABLES | SETTINGS_TABLES
         assert (await storage.stats(ALICE, None)).vs_people.wins == 1
     finally:
         await storage.close()
@@ -140,5 +141,10 @@ def test_the_migrations_ship_inside_the_package():
     script = ScriptDirectory.from_config(alembic_config())
     assert "bot/records/sql/migrations" in script.dir.replace("\\", "/")
     # One line of revisions, newest first, ending in the head that start-up migrates to.
-    assert [revision.revision for revision in script.walk_revisions()] == ["0003", "0002", "0001"]
-    assert HEAD == "0003"
+    assert [revision.revision for revision in script.walk_revisions()] == [
+        "0004",
+        "0003",
+        "0002",
+        "0001",
+    ]
+    assert HEAD == "0004"

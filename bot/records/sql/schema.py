@@ -16,6 +16,8 @@ read a few rows instead of counting games:
   showed the puzzle (idempotent like `games`); `puzzle_players`: each player's puzzle rating and
   streaks; `puzzle_ratings`: each tried puzzle's rating; `puzzle_memberships`: who solved
   puzzles in which server, with a copy of their puzzle rating for the server's Puzzles board.
+- `server_settings`: each server's /settings (bot/core/server.py), one row per server that saved
+  them; deleted when the bot is removed from the server (bot/records/sql/server_settings.py).
 
 Boards sort by (key, user_id) descending; the indexes are ascending, read backwards.
 Alembic's migrations (bot/records/sql/migrations) create exactly these tables; a test compares them.
@@ -241,6 +243,30 @@ puzzle_memberships = Table(
 Index(None, puzzle_memberships.c.user_id)
 Index(
     None, puzzle_memberships.c.guild_id, puzzle_memberships.c.rating, puzzle_memberships.c.user_id
+)
+
+
+def _mark_columns(mark: str) -> list[Column[Any]]:
+    """A mark's emoji (bot.core.server.Mark): a custom emoji's id and name, or a standard
+    emoji's text (id NULL); all NULL: the letter."""
+    return [
+        Column(f"{mark}_emoji_id", BigInteger),
+        Column(f"{mark}_emoji_text", String(100)),
+        Column(f"{mark}_emoji_animated", Boolean, nullable=False),
+    ]
+
+
+server_settings = Table(
+    "server_settings",
+    metadata,
+    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("games_per_channel", Integer, nullable=False),
+    Column("difficulty", String(16), nullable=False),
+    Column("turn_timeout", Integer),  # seconds; NULL: the bot's GAME_TIMEOUT_SECONDS
+    *_mark_columns("x"),
+    *_mark_columns("o"),
+    Column("challenge_cooldown", Integer, nullable=False),  # seconds; 0 is off
+    Column("updated_at", Double, nullable=False),  # unix seconds
 )
 
 

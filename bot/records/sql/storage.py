@@ -25,7 +25,8 @@ import asyncio
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -34,6 +35,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from bot.core.server import ServerSettings
 from bot.records.api import (
     BOT_PLAYER,
     BotRow,
@@ -48,6 +50,7 @@ from bot.records.api import (
 )
 from bot.records.sql import puzzles as puzzle_sql
 from bot.records.sql import reading, writing
+from bot.records.sql import server_settings as settings_sql
 from bot.records.sql.schema import game_record, games
 from bot.records.sql.url import UnsupportedDatabaseError, describe, parse_url, safe_url
 
@@ -230,6 +233,30 @@ class Storage:
             return await connection.run_sync(
                 lambda sync: puzzle_sql.board(sync, guild_id, page, per_page)
             )
+
+    # Server settings (bot/guilds): loaded as servers arrive, never on a click's path
+
+    async def load_settings(self, guild_id: int) -> ServerSettings | None:
+        return (await self.load_many_settings((guild_id,))).get(guild_id)
+
+    async def load_many_settings(self, guild_ids: Collection[int]) -> dict[int, ServerSettings]:
+        if not guild_ids:
+            return {}
+        async with self._read() as connection:
+            return await connection.run_sync(lambda sync: settings_sql.load(sync, guild_ids))
+
+    async def save_settings(self, guild_id: int, settings: ServerSettings) -> None:
+        now = time.time()
+        try:
+            await self._write(lambda c: settings_sql.save(c, guild_id, settings, now))
+        except DRIVER_ERRORS as error:
+            raise RecordsError(f"saving a server's settings failed: {describe(error)}") from error
+
+    async def delete_settings(self, guild_id: int) -> None:
+        try:
+            await self._write(lambda connection: settings_sql.delete_all(connection, (guild_id,)))
+        except DRIVER_ERRORS as error:
+            raise RecordsError(f"deleting a server's settings failed: {describe(error)}") from error
 
     # Transactions
 
