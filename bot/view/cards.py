@@ -51,8 +51,32 @@ class Cells(NamedTuple):
         return buttons[0:3], buttons[3:6], buttons[6:9]
 
 
+class SelectOption(NamedTuple):
+    """One choice of a select menu."""
+
+    label: str
+    value: str
+    default: bool = False  # shown as chosen when the message is drawn
+
+
+class SelectSpec(NamedTuple):
+    """A select menu (one choice) as plain values: it fills an action row alone."""
+
+    custom_id: str
+    options: tuple[SelectOption, ...]
+    placeholder: str = ""
+
+
+class Section(NamedTuple):
+    """A line of text and the controls under it: a row of buttons, a select, or none."""
+
+    text: str
+    controls: tuple[ButtonSpec, ...] | SelectSpec = ()
+
+
 class Card(NamedTuple):
-    """A public message: a container with an accent colour, text, a board's cells, buttons."""
+    """A public message: a container with an accent colour, text, a board's cells, buttons,
+    and sections (a line each, with its controls: a settings card)."""
 
     accent: int
     heading: str
@@ -60,6 +84,7 @@ class Card(NamedTuple):
     cells: Cells | None = None
     controls: tuple[ButtonSpec, ...] = ()
     pings: tuple[int, ...] = ()
+    sections: tuple[Section, ...] = ()
 
     @property
     def text(self) -> str:
@@ -77,3 +102,21 @@ class Reply:
 
     text: str
     buttons: tuple[ButtonSpec, ...] = ()
+
+
+class TextInputSpec(NamedTuple):
+    """A one-line text field of a modal."""
+
+    custom_id: str
+    label: str
+    value: str = ""  # filled in when the modal opens
+    placeholder: str = ""
+    max_length: int = 100
+
+
+class ModalSpec(NamedTuple):
+    """A modal (a form over the app) as plain values: a title and its text fields."""
+
+    custom_id: str
+    title: str
+    inputs: tuple[TextInputSpec, ...]

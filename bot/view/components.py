@@ -10,17 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.view.cards import ButtonSpec, Card, Cells, Reply
+from bot.view.cards import ButtonSpec, Card, Cells, ModalSpec, Reply, Section, SelectSpec
 
 Component = dict[str, Any]
 
 # Discord's component types, separator spacing and message flag.
 ACTION_ROW = 1
 BUTTON = 2
+STRING_SELECT = 3
+TEXT_INPUT = 4
 TEXT_DISPLAY = 10
 SEPARATOR = 14
 CONTAINER = 17
+LABEL = 18
 SPACING_SMALL = 1
+TEXT_INPUT_SHORT = 1
 COMPONENTS_V2_FLAG = 1 << 15
 
 
@@ -38,6 +42,29 @@ def button(spec: ButtonSpec) -> Component:
 
 def row(specs: tuple[ButtonSpec, ...]) -> Component:
     return {"type": ACTION_ROW, "components": list(map(button, specs))}
+
+
+def select(spec: SelectSpec) -> Component:
+    payload: Component = {
+        "type": STRING_SELECT,
+        "custom_id": spec.custom_id,
+        "options": [
+            {"label": option.label, "value": option.value, "default": option.default}
+            for option in spec.options
+        ],
+    }
+    if spec.placeholder:
+        payload["placeholder"] = spec.placeholder
+    return payload
+
+
+def _section(section: Section) -> list[Component]:
+    shown = [_text(section.text)]
+    if isinstance(section.controls, SelectSpec):
+        shown.append({"type": ACTION_ROW, "components": [select(section.controls)]})
+    elif section.controls:
+        shown.append(row(section.controls))
+    return shown
 
 
 def _cell_rows(cells: Cells) -> list[Component]:
@@ -76,9 +103,37 @@ def card_components(card: Card) -> list[Component]:
     if card.controls:
         children.append(_separator())
         children.append(row(card.controls))
+    if card.sections:
+        children.append(_separator())
+        for section in card.sections:
+            children.extend(_section(section))
     return [{"type": CONTAINER, "accent_color": card.accent, "components": children}]
 
 
 def reply_rows(reply: Reply) -> list[Component]:
     """The buttons of a private answer, as a row under its text (none without buttons)."""
     return [row(reply.buttons)] if reply.buttons else []
+
+
+def modal_data(modal: ModalSpec) -> Component:
+    """A modal's JSON (an interaction's answer of type MODAL): each text field in a label."""
+    return {
+        "custom_id": modal.custom_id,
+        "title": modal.title,
+        "components": [
+            {
+                "type": LABEL,
+                "label": field.label,
+                "component": {
+                    "type": TEXT_INPUT,
+                    "custom_id": field.custom_id,
+                    "style": TEXT_INPUT_SHORT,
+                    "required": False,
+                    "max_length": field.max_length,
+                    **({"value": field.value} if field.value else {}),
+                    **({"placeholder": field.placeholder} if field.placeholder else {}),
+                },
+            }
+            for field in modal.inputs
+        ],
+    }
