@@ -18,6 +18,7 @@ import tictactoe as ttt
 from bot.game.cog import TicTacToeCog, monotonic
 from bot.guilds.api import SettingsMemory
 from bot.guilds.cog import SettingsCog
+from bot.guilds.events import ServerSettingsEvents
 from bot.i18n.translator import CommandTranslator
 from bot.ops.health import Health
 from bot.ops.metrics import Metrics
@@ -130,6 +131,8 @@ class TicTacToeBot(commands.AutoShardedBot):
                 default_timeout=self.settings.game_timeout_seconds,
             )
         )
+        if self.records is not None:  # each server's settings, loaded as the server arrives
+            await self.add_cog(ServerSettingsEvents(self, self.records, self.server_settings))
         if self.records is not None and self.writer is not None:
             await self.add_cog(RecordsCog(self, self.records, self.writer))
             self.watch_recording(self.writer)

@@ -257,6 +257,14 @@ class Harness(World):
         payload = guild_create_payload(guild, self.bot_user, self.discord.joined_at)
         self._receive(self._frame("GUILD_CREATE", payload))
 
+    def remove(self, guild: FakeGuild, *, unavailable: bool = False) -> None:
+        """Send GUILD_DELETE for `guild`: the bot was removed from it, or (`unavailable`) it is
+        down for an outage and will come back with GUILD_CREATE."""
+        payload: Json = {"id": str(guild.id)}
+        if unavailable:
+            payload["unavailable"] = True
+        self._receive(self._frame("GUILD_DELETE", payload))
+
     def post_message(self, channel: FakeChannel, data: Json) -> Json:
         """A message the bot posted in `channel` earlier (e.g. before a restart), stored as
         Discord would (DiscordError if Discord would refuse `data`)."""

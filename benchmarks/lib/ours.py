@@ -6,6 +6,8 @@ from __future__ import annotations
 from bot.app import TicTacToeBot
 from bot.core.finished import FinishedGame, Place
 from bot.core.game import AI, Game
+from bot.core.server import Mark, ServerSettings
+from bot.guilds.events import ServerSettingsEvents
 from bot.ops.shards import shard_of
 from bot.records.api import GameRecord
 from bot.records.sql.counting import MEMBER_COLUMNS, count_game
@@ -32,8 +34,11 @@ __all__ = [
     "FinishedGame",
     "Game",
     "GameRecord",
+    "Mark",
     "Place",
     "RecordWriter",
+    "ServerSettings",
+    "ServerSettingsEvents",
     "Settings",
     "Storage",
     "TicTacToeBot",

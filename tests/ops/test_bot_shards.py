@@ -7,9 +7,7 @@ it. What these tests do not cover yet: stats and leaderboards (they need the dat
 """
 
 import logging
-import random
 import re
-from pathlib import Path
 
 import pytest
 from bot_helpers import board_of, click_cell, make_bot
@@ -18,12 +16,8 @@ from bot_helpers import is_over as is_over_message
 from bot.app import TicTacToeBot
 from bot.game.cog import TicTacToeCog
 from bot.ops.shards import ShardLogFilter, shard_of
-from bot.records.startup import start_records
-from bot.settings import Settings
 from fake_discord import (
     FakeChannel,
-    FakeDiscord,
-    FakeGuild,
     FakeUser,
     Harness,
     Json,
@@ -33,11 +27,7 @@ from fake_discord import (
     text,
     walk,
 )
-from fake_discord.rest import TOKEN
-
-SHARDS = 4
-TIMEOUT = 600
-
+from tests.support.cluster import SHARDS, TIMEOUT, Cluster
 
 # ------------------------------------------------------------------ one process, four shards
 
@@ -110,104 +100,6 @@ async def test_one_process_runs_every_shard_and_each_server_plays_on_its_own(
 # ------------------------------------------------------------------ several processes
 
 
-class Clock:
-    """The processes' monotonic clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class Cluster:
-    """Bot processes sharing one fake Discord. Like the gateway, it sends each server's events
-    to the process running the server's shard, and DMs to the one running shard 0."""
-
-    def __init__(self) -> None:
-        self.discord: FakeDiscord | None = None
-        self.processes: list[Harness] = []
-        self.guilds: list[FakeGuild] = []
-        self.channels: list[FakeChannel] = []
-        self.clock = Clock()
-
-    async def start(
-        self,
-        shard_ids: tuple[int, ...] | None,
-        shard_count: int = SHARDS,
-        *,
-        database_url: str | None = None,
-        data_dir: Path | None = None,
-    ) -> Harness:
-        """A new process; given a database, it records games there (spooling in `data_dir`,
-        each process its own, as in production)."""
-        settings = Settings(
-            token=TOKEN,
-            game_timeout_seconds=TIMEOUT,
-            shard_count=shard_count,
-            shard_ids=shard_ids,
-        )
-        records = writer = None
-        if database_url is not None:
-            assert data_dir is not None
-            records, writer = await start_records(database_url, data_dir / "spool.jsonl")
-        bot = TicTacToeBot(
-            settings,
-            rng=random.Random(len(self.processes)),
-            clock=self.clock,
-            records=records,
-            writer=writer,
-        )
-        harness = await Harness.start(bot=bot, discord_=self.discord)
-        self.discord = harness.discord
-        await harness.connect()
-        harness.adopt(*self.channels)
-        for guild in self.guilds:  # the servers of its shards, as Discord sends them on READY
-            if runs(harness, guild.id):
-                harness.announce(guild)
-        self.processes.append(harness)
-        return harness
-
-    def create_guild(self, shard: int, name: str) -> FakeChannel:
-        """A server with one channel, whose id puts it on `shard` (of SHARDS)."""
-        harness = self.processes[0]
-        while True:
-            guild = harness.create_guild(name, announce=False)
-            if shard_of(guild.id, SHARDS) == shard:
-                break
-        self.guilds.append(guild)
-        self.add_channels(*guild.channels)
-        self.serving(guild.channels[0]).announce(guild)
-        return guild.channels[0]
-
-    def create_dm(self, user: FakeUser) -> FakeChannel:
-        channel = self.processes[0].create_dm(user)
-        self.add_channels(channel)
-        return channel
-
-    def add_channels(self, *channels: FakeChannel) -> None:
-        self.channels.extend(channels)
-        for harness in self.processes:
-            harness.adopt(*channels)
-
-    def serving(self, channel: FakeChannel) -> Harness:
-        """The running process whose shards include this channel's."""
-        for harness in self.processes:
-            if not harness.closed and runs(harness, channel.guild_id):
-                return harness
-        raise LookupError(f"no process runs the shard of channel {channel.id}")
-
-    async def close(self) -> None:
-        for harness in reversed(self.processes):
-            await harness.close()
-
-
-def runs(harness: Harness, guild_id: int | None) -> bool:
-    bot = harness.bot
-    assert isinstance(bot, TicTacToeBot)
-    return shard_of(guild_id, bot.shard_count) in (bot.running_shards() or [])
-
-
 def cog(harness: Harness) -> TicTacToeCog:
     found = harness.bot.get_cog("TicTacToe")  # type: ignore[attr-defined]
     assert isinstance(found, TicTacToeCog)
@@ -216,11 +108,8 @@ def cog(harness: Harness) -> TicTacToeCog:
 
 @pytest.fixture
 async def cluster():
-    cluster = Cluster()
-    try:
+    async with Cluster() as cluster:
         yield cluster
-    finally:
-        await cluster.close()
 
 
 async def start_game(cluster: Cluster, channel: FakeChannel, user: FakeUser) -> int:
