@@ -22,6 +22,7 @@ MAX_COMPONENTS_V2 = 40  # all components, nested ones included
 MAX_TEXT_V2 = 4000  # characters over all text displays
 MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
+MAX_EMOJI_NAME = 32
 CUSTOM_ID_STYLES = frozenset(
     style.value
     for style in (
@@ -187,12 +188,38 @@ class _Layout:
             )
         self.custom_ids.add(custom_id)
         label = button.get("label") or ""
+        if button.get("emoji") is not None:
+            _emoji(button["emoji"], f"{path}.emoji")
         if not label and not button.get("emoji"):
             raise invalid_form(path, "BUTTON_COMPONENT_EMPTY", "A button needs a label or emoji.")
         if len(label) > MAX_LABEL:
             raise invalid_form(
                 f"{path}.label", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_LABEL} or fewer."
             )
+
+
+def _emoji(emoji: Any, path: str) -> None:
+    """A component's partial emoji: a name (any, for a custom emoji), an id for a custom one (a
+    snowflake, as a string or, as discord.py writes it, a number), `animated` a boolean."""
+    if not isinstance(emoji, dict):
+        raise invalid_form(path, "MODEL_TYPE_CONVERT", "Must be an object.")
+    name = emoji.get("name")
+    if not isinstance(name, str) or not name:
+        raise invalid_form(f"{path}.name", "BASE_TYPE_REQUIRED", "This field is required")
+    if len(name) > MAX_EMOJI_NAME:
+        raise invalid_form(
+            f"{path}.name", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_EMOJI_NAME} or fewer in length."
+        )
+    emoji_id = emoji.get("id")
+    if emoji_id is not None and not (
+        (isinstance(emoji_id, int) and not isinstance(emoji_id, bool) and 0 < emoji_id < 2**64)
+        or (isinstance(emoji_id, str) and emoji_id.isascii() and emoji_id.isdigit())
+    ):
+        raise invalid_form(
+            f"{path}.id", "NUMBER_TYPE_COERCE", f"Value {emoji_id!r} is not snowflake."
+        )
+    if not isinstance(emoji.get("animated", False), bool):
+        raise invalid_form(f"{path}.animated", "BASE_TYPE_BAD_TYPE", "Must be a boolean.")
 
 
 def problems(payload: Json) -> list[str]:
