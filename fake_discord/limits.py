@@ -30,6 +30,7 @@ MAX_MODAL_LABEL = 45
 MAX_MODAL_FIELDS = 5
 MAX_TEXT_INPUT = 4000
 MAX_TEXT_INPUT_PLACEHOLDER = 100
+MAX_EMOJI_NAME = 32
 CUSTOM_ID_STYLES = frozenset(
     style.value
     for style in (
@@ -253,6 +254,8 @@ class _Layout:
             raise invalid_form(f"{path}.style", "BASE_TYPE_CHOICES", "Not a custom_id style.")
         self._custom_id(button, path)
         label = button.get("label") or ""
+        if button.get("emoji") is not None:
+            _emoji(button["emoji"], f"{path}.emoji")
         if not label and not button.get("emoji"):
             raise invalid_form(path, "BUTTON_COMPONENT_EMPTY", "A button needs a label or emoji.")
         if len(label) > MAX_LABEL:
@@ -321,6 +324,30 @@ def modal_problems(modal: Json) -> list[str]:
     except DiscordError as error:
         return [error.message]
     return []
+
+
+def _emoji(emoji: Any, path: str) -> None:
+    """A component's partial emoji: a name (any, for a custom emoji), an id for a custom one (a
+    snowflake, as a string or, as discord.py writes it, a number), `animated` a boolean."""
+    if not isinstance(emoji, dict):
+        raise invalid_form(path, "MODEL_TYPE_CONVERT", "Must be an object.")
+    name = emoji.get("name")
+    if not isinstance(name, str) or not name:
+        raise invalid_form(f"{path}.name", "BASE_TYPE_REQUIRED", "This field is required")
+    if len(name) > MAX_EMOJI_NAME:
+        raise invalid_form(
+            f"{path}.name", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_EMOJI_NAME} or fewer in length."
+        )
+    emoji_id = emoji.get("id")
+    if emoji_id is not None and not (
+        (isinstance(emoji_id, int) and not isinstance(emoji_id, bool) and 0 < emoji_id < 2**64)
+        or (isinstance(emoji_id, str) and emoji_id.isascii() and emoji_id.isdigit())
+    ):
+        raise invalid_form(
+            f"{path}.id", "NUMBER_TYPE_COERCE", f"Value {emoji_id!r} is not snowflake."
+        )
+    if not isinstance(emoji.get("animated", False), bool):
+        raise invalid_form(f"{path}.animated", "BASE_TYPE_BAD_TYPE", "Must be a boolean.")
 
 
 def problems(payload: Json) -> list[str]:

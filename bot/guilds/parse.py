@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
+from bot.core import codec
 from bot.core.server import (
     CHALLENGE_COOLDOWN_CHOICES,
     DIFFICULTY_CHOICES,
@@ -90,9 +91,8 @@ def parse_emoji(text: str, server_emoji: Iterable[ServerEmoji]) -> Mark | Proble
         return Mark(found.name, found.id, found.animated)
     if is_standard_emoji(text):
         mark = Mark(text)
-        # TODO(lead): once branch `look` lands, refuse what its codec cannot carry:
-        #     if not codec.mark_fits(mark): return Problem.EMOJI_TOO_LONG
-        return mark
+        # A board carries its marks in its buttons' custom_ids, which have room for so much.
+        return mark if codec.mark_fits(mark) else Problem.EMOJI_TOO_LONG
     by_name = _EMOJI_NAME.fullmatch(text)
     if by_name is not None:
         named = _by_name(by_name.group(1), own.values())

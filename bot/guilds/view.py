@@ -284,7 +284,9 @@ def render_refused(refused: Refused, locale: str | None) -> str:
             "{setting}: that emoji belongs to another server. Use one of this server's."
         ),
         Problem.SAME_EMOJI: _("{setting}: X and O cannot show the same emoji."),
-        Problem.EMOJI_TOO_LONG: _("{setting}: that emoji is too long for a board's buttons."),
+        Problem.EMOJI_TOO_LONG: _(
+            "{setting}: that emoji is too long for a board's buttons. Pick a shorter one."
+        ),
         Problem.NOT_A_NUMBER: _("{setting}: type a whole number from {low} to {high}."),
         Problem.OUT_OF_RANGE: _("{setting}: choose a number from {low} to {high}."),
         Problem.NOT_A_CHOICE: _("{setting}: that is not one of the choices."),

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import NamedTuple
 
+from bot.core.server import Mark
+
 
 class Style(IntEnum):
     """A button's style, as Discord numbers it."""
@@ -28,26 +30,34 @@ GREY = 0x979C9F
 
 
 class ButtonSpec(NamedTuple):
-    """A button as plain values (a named tuple: a board has a dozen, built on every click)."""
+    """A button as plain values (a named tuple: a board has a dozen, built on every click).
+    The emoji is a standard one's text, or a mark (a custom emoji or a standard one); an empty
+    label shows the emoji alone."""
 
     custom_id: str
     style: Style
     label: str
-    emoji: str | None = None
+    emoji: str | Mark | None = None
 
 
 class Cells(NamedTuple):
-    """A board's nine buttons, row by row, as three columns of values: a board is drawn on
-    every click, and bot/view/components.py builds its JSON from these directly, without nine
-    ButtonSpecs in between. `rows` gives the buttons, for whoever wants them one by one."""
+    """A board's nine buttons, row by row, as columns of values: a board is drawn on every
+    click, and bot/view/components.py builds its JSON from these directly, without nine
+    ButtonSpecs in between. `emojis` is None when no cell shows an emoji (the default look);
+    otherwise each cell's mark, or None where it shows its label. `rows` gives the buttons, for
+    whoever wants them one by one."""
 
     custom_ids: tuple[str, ...]
     styles: tuple[Style, ...]
     labels: tuple[str, ...]
+    emojis: tuple[Mark | None, ...] | None = None
 
     @property
     def rows(self) -> tuple[tuple[ButtonSpec, ...], ...]:
-        buttons = tuple(map(ButtonSpec, self.custom_ids, self.styles, self.labels))
+        if self.emojis is None:
+            buttons = tuple(map(ButtonSpec, self.custom_ids, self.styles, self.labels))
+        else:
+            buttons = tuple(map(ButtonSpec, self.custom_ids, self.styles, self.labels, self.emojis))
         return buttons[0:3], buttons[3:6], buttons[6:9]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.server import PLACEHOLDER_EMOJI_NAME, Mark
 from bot.view.cards import ButtonSpec, Card, Cells, ModalSpec, Reply, Section, SelectSpec
 
 Component = dict[str, Any]
@@ -29,15 +30,23 @@ COMPONENTS_V2_FLAG = 1 << 15
 
 
 def button(spec: ButtonSpec) -> Component:
-    payload: Component = {
-        "type": BUTTON,
-        "style": int(spec.style),
-        "label": spec.label,
-        "custom_id": spec.custom_id,
-    }
+    payload: Component = {"type": BUTTON, "style": int(spec.style)}
+    if spec.label:
+        payload["label"] = spec.label
+    payload["custom_id"] = spec.custom_id
     if spec.emoji is not None:
-        payload["emoji"] = {"name": spec.emoji}
+        payload["emoji"] = partial_emoji(spec.emoji)
     return payload
+
+
+def partial_emoji(emoji: str | Mark) -> Component:
+    """A button's emoji: a standard one by its text, a custom one by its id (Discord needs a
+    name too, any name: a board knows only the id)."""
+    if isinstance(emoji, str):
+        return {"name": emoji}
+    if emoji.emoji_id is None:
+        return {"name": emoji.text}
+    return {"id": str(emoji.emoji_id), "name": PLACEHOLDER_EMOJI_NAME, "animated": emoji.animated}
 
 
 def row(specs: tuple[ButtonSpec, ...]) -> Component:
@@ -69,13 +78,16 @@ def _section(section: Section) -> list[Component]:
 
 def _cell_rows(cells: Cells) -> list[Component]:
     """A board's three rows of cells: `button`'s dict written out in a comprehension (nine
-    function calls fewer on every click)."""
-    buttons = [
-        {"type": BUTTON, "style": int(style), "label": label, "custom_id": custom_id}
-        for custom_id, style, label in zip(
-            cells.custom_ids, cells.styles, cells.labels, strict=True
-        )
-    ]
+    function calls fewer on every click), unless cells show emoji."""
+    if cells.emojis is None:
+        buttons = [
+            {"type": BUTTON, "style": int(style), "label": label, "custom_id": custom_id}
+            for custom_id, style, label in zip(
+                cells.custom_ids, cells.styles, cells.labels, strict=True
+            )
+        ]
+    else:
+        buttons = [button(spec) for row in cells.rows for spec in row]
     return [
         {"type": ACTION_ROW, "components": buttons[0:3]},
         {"type": ACTION_ROW, "components": buttons[3:6]},

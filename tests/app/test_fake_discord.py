@@ -125,6 +125,26 @@ def too_much_text() -> dict:
             {"flags": V2, "components": [button("a")]}, "components.0.type", id="top-level-button"
         ),
         pytest.param(
+            {"content": "hi", "components": [row(button("a", emoji={"id": "123"}))]},
+            "components.0.components.0.emoji.name",
+            id="emoji-without-name",
+        ),
+        pytest.param(
+            {"content": "hi", "components": [row(button("a", emoji={"name": "e" * 33}))]},
+            "components.0.components.0.emoji.name",
+            id="emoji-name-33",
+        ),
+        pytest.param(
+            {"content": "hi", "components": [row(button("a", emoji={"id": "x1", "name": "_"}))]},
+            "components.0.components.0.emoji.id",
+            id="emoji-id-not-a-snowflake",
+        ),
+        pytest.param(
+            {"content": "hi", "components": [row(button("a", emoji="🙂"))]},
+            "components.0.components.0.emoji",
+            id="emoji-not-an-object",
+        ),
+        pytest.param(
             {"content": "hi", "components": v2_board()},
             "components.0.type",
             id="V2-components-no-flag",
@@ -187,6 +207,14 @@ def test_the_limits_themselves_are_allowed():
 def test_modals_discord_would_refuse_are_refused(modal, where):
     (problem,) = modal_problems(modal)
     assert problem.startswith(f"Invalid Form Body: In {where}: ")
+
+    custom = {"id": str(2**64 - 1), "name": "_", "animated": True}  # any name does for an id
+    emoji_only = [
+        {"type": BUTTON, "style": GREY, "custom_id": "c", "emoji": custom},
+        {"type": BUTTON, "style": GREY, "custom_id": "s", "emoji": {"name": "🧑🏽‍🤝‍🧑🏻"}},
+        button("n", emoji={"id": 5, "name": "e" * 32}),  # discord.py writes ids as numbers
+    ]
+    assert validate_message({"content": "hi", "components": [row(*emoji_only)]})
 
 
 class RawBot(discord.Client):

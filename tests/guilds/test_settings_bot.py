@@ -289,6 +289,11 @@ async def test_an_empty_form_puts_the_letter_back(world, admin, discord_rules):
             "O shows: that emoji belongs to another server. Use one of this server's.",
         ),
         ("o_emoji", "🔥", "O shows: X and O cannot show the same emoji."),
+        (
+            "o_emoji",
+            "👩🏽‍❤️‍💋‍👨🏻",
+            "O shows: that emoji is too long for a board's buttons. Pick a shorter one.",
+        ),
     ],
 )
 async def test_the_card_refuses_an_invalid_value_and_changes_nothing(

@@ -68,6 +68,8 @@ def test_a_custom_emoji_of_this_server_is_taken_by_its_text_or_its_name():
         ("🔥🔥", Problem.NOT_AN_EMOJI),  # two emoji
         ("🔥 x", Problem.NOT_AN_EMOJI),
         ("<:party:12>", Problem.NOT_AN_EMOJI),  # not an id Discord gives
+        # A kiss with skin tones: 15 UTF-16 units, more than a board's custom_ids have room for.
+        ("👩🏽‍❤️‍💋‍👨🏻", Problem.EMOJI_TOO_LONG),
         (f"<:elsewhere:{ELSEWHERE}>", Problem.OTHER_SERVER_EMOJI),
         (f"<a:party:{ELSEWHERE}>", Problem.OTHER_SERVER_EMOJI),
     ],
