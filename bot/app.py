@@ -17,6 +17,7 @@ from discord.ext import commands
 import tictactoe as ttt
 from bot.game.cog import TicTacToeCog, monotonic
 from bot.guilds.api import SettingsMemory
+from bot.guilds.cog import SettingsCog
 from bot.guilds.events import ServerSettingsEvents
 from bot.i18n.translator import CommandTranslator
 from bot.ops.health import Health
@@ -118,6 +119,16 @@ class TicTacToeBot(commands.AutoShardedBot):
                 rng=self.rng,
                 read_player=None if records is None else records.puzzle_player,
                 read_puzzle_ratings=None if records is None else records.puzzle_ratings,
+            )
+        )
+        # /settings always: without a database it says that settings need one.
+        await self.add_cog(
+            SettingsCog(
+                self,
+                memory=self.server_settings,
+                storage=self.records,
+                metrics=self.metrics,
+                default_timeout=self.settings.game_timeout_seconds,
             )
         )
         if self.records is not None:  # each server's settings, loaded as the server arrives

@@ -16,8 +16,14 @@ import discord
 from discord.http import MultipartParameters
 from discord.webhook.async_ import async_context
 
-from bot.view.cards import Card, Reply
-from bot.view.components import COMPONENTS_V2_FLAG, Component, card_components, reply_rows
+from bot.view.cards import Card, ModalSpec, Reply
+from bot.view.components import (
+    COMPONENTS_V2_FLAG,
+    Component,
+    card_components,
+    modal_data,
+    reply_rows,
+)
 from bot.view.replies import render_apology
 
 if TYPE_CHECKING:
@@ -126,6 +132,25 @@ async def update_message(interaction: Interaction, card: Card) -> None:
     response = discord.InteractionResponse(interaction)
     response._response_type = discord.InteractionResponseType.message_update
     setattr(interaction, "_cs_response", response)  # noqa: B010 - a private slot of discord.py's
+
+
+async def show_modal(interaction: Interaction, modal: ModalSpec) -> None:
+    """Answer a click with a modal, sent as its JSON: discord.py's send_modal would keep a
+    Modal object listening for the submit until it times out, and the submit reaches the cog's
+    on_interaction listener by its custom_id anyway."""
+    payload = {"type": discord.InteractionResponseType.modal.value, "data": modal_data(modal)}
+    http = interaction._state.http
+    await async_context.get().create_interaction_response(
+        interaction.id,
+        interaction.token,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        params=MultipartParameters(payload=payload, multipart=None, files=None),
+    )
+    response = discord.InteractionResponse(interaction)
+    response._response_type = discord.InteractionResponseType.modal
+    setattr(interaction, "_cs_response", response)  # noqa: B010 - as in update_message
 
 
 async def tell(interaction: discord.Interaction[Any], reply: Reply) -> None:

@@ -22,6 +22,15 @@ MAX_COMPONENTS_V2 = 40  # all components, nested ones included
 MAX_TEXT_V2 = 4000  # characters over all text displays
 MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
+MAX_SELECT_OPTIONS = 25
+MAX_OPTION_TEXT = 100  # an option's label, value and description
+MAX_PLACEHOLDER = 150
+MAX_MODAL_TITLE = 45
+MAX_MODAL_LABEL = 45
+MAX_MODAL_FIELDS = 5
+MAX_TEXT_INPUT = 4000
+MAX_TEXT_INPUT_PLACEHOLDER = 100
+MAX_EMOJI_NAME = 32
 CUSTOM_ID_STYLES = frozenset(
     style.value
     for style in (
@@ -142,15 +151,29 @@ class _Layout:
         stored = {**component, "id": component.get("id") or next(self._ids)}
         if kind is Component.button:
             self._button(component, path)
+        elif kind is Component.string_select:
+            self._select(component, path)
         elif kind is Component.action_row:
             children = component.get("components") or []
-            if not 1 <= len(children) <= MAX_ROW_WIDTH:
+            kinds = [c.get("type") for c in children if isinstance(c, dict)]
+            if Component.string_select.value in kinds:
+                # A select fills its row: it is the row's only component.
+                if len(children) != 1:
+                    raise invalid_form(
+                        f"{path}.components",
+                        "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                        "A select menu must be alone in its action row.",
+                    )
+                allowed_here = frozenset({Component.string_select})
+            elif not 1 <= len(children) <= MAX_ROW_WIDTH:
                 raise invalid_form(
                     f"{path}.components",
                     "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
                     f"An action row holds 1-{MAX_ROW_WIDTH} buttons, not {len(children)}.",
                 )
-            stored["components"] = self._children(children, path, frozenset({Component.button}))
+            else:
+                allowed_here = frozenset({Component.button})
+            stored["components"] = self._children(children, path, allowed_here)
         elif kind is Component.container:
             children = component.get("components") or []
             if not children:
@@ -173,10 +196,8 @@ class _Layout:
     ) -> list[Json]:
         return [self._one(c, f"{path}.components.{i}", allowed) for i, c in enumerate(children)]
 
-    def _button(self, button: Json, path: str) -> None:
-        custom_id = button.get("custom_id")
-        if button.get("style") not in CUSTOM_ID_STYLES:
-            raise invalid_form(f"{path}.style", "BASE_TYPE_CHOICES", "Not a custom_id style.")
+    def _custom_id(self, component: Json, path: str) -> None:
+        custom_id = component.get("custom_id")
         if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
             raise invalid_form(
                 f"{path}.custom_id", "BASE_TYPE_BAD_LENGTH", f"Must be 1-{MAX_CUSTOM_ID} long."
@@ -186,13 +207,147 @@ class _Layout:
                 f"{path}.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED", "Duplicate custom_id."
             )
         self.custom_ids.add(custom_id)
+
+    def _select(self, select: Json, path: str) -> None:
+        """A string select: its custom_id, 1-25 options with distinct values, the defaults."""
+        self._custom_id(select, path)
+        options = select.get("options") or []
+        if not 1 <= len(options) <= MAX_SELECT_OPTIONS:
+            raise invalid_form(
+                f"{path}.options", "BASE_TYPE_BAD_LENGTH", f"Must be 1-{MAX_SELECT_OPTIONS} long."
+            )
+        low, high = select.get("min_values", 1), select.get("max_values", 1)
+        if not 0 <= low <= high <= min(len(options), MAX_SELECT_OPTIONS) or high < 1:
+            raise invalid_form(path, "SELECT_COMPONENT_VALUES_INVALID", "Bad min/max_values.")
+        for i, option in enumerate(options):
+            for key in ("label", "value"):
+                text = option.get(key)
+                if not isinstance(text, str) or not 1 <= len(text) <= MAX_OPTION_TEXT:
+                    raise invalid_form(
+                        f"{path}.options.{i}.{key}",
+                        "BASE_TYPE_BAD_LENGTH",
+                        f"Must be 1-{MAX_OPTION_TEXT} long.",
+                    )
+            if len(option.get("description") or "") > MAX_OPTION_TEXT:
+                raise invalid_form(
+                    f"{path}.options.{i}.description",
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {MAX_OPTION_TEXT} or fewer.",
+                )
+        if len({option["value"] for option in options}) != len(options):
+            raise invalid_form(
+                f"{path}.options", "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", "Duplicate value."
+            )
+        if sum(bool(option.get("default")) for option in options) > high:
+            raise invalid_form(
+                f"{path}.options", "SELECT_COMPONENT_TOO_MANY_DEFAULT_VALUES", "Too many defaults."
+            )
+        if len(select.get("placeholder") or "") > MAX_PLACEHOLDER:
+            raise invalid_form(
+                f"{path}.placeholder",
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {MAX_PLACEHOLDER} or fewer.",
+            )
+
+    def _button(self, button: Json, path: str) -> None:
+        if button.get("style") not in CUSTOM_ID_STYLES:
+            raise invalid_form(f"{path}.style", "BASE_TYPE_CHOICES", "Not a custom_id style.")
+        self._custom_id(button, path)
         label = button.get("label") or ""
+        if button.get("emoji") is not None:
+            _emoji(button["emoji"], f"{path}.emoji")
         if not label and not button.get("emoji"):
             raise invalid_form(path, "BUTTON_COMPONENT_EMPTY", "A button needs a label or emoji.")
         if len(label) > MAX_LABEL:
             raise invalid_form(
                 f"{path}.label", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_LABEL} or fewer."
             )
+
+
+def validate_modal(modal: Json) -> None:
+    """Discord's checks on a modal (an interaction answer of type MODAL's `data`): a title, and
+    1-5 labels each holding one text input. DiscordError if Discord would refuse it."""
+    custom_id = modal.get("custom_id")
+    if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
+        raise invalid_form("custom_id", "BASE_TYPE_BAD_LENGTH", f"Must be 1-{MAX_CUSTOM_ID} long.")
+    title = modal.get("title")
+    if not isinstance(title, str) or not 1 <= len(title) <= MAX_MODAL_TITLE:
+        raise invalid_form("title", "BASE_TYPE_BAD_LENGTH", f"Must be 1-{MAX_MODAL_TITLE} long.")
+    components = modal.get("components") or []
+    if not 1 <= len(components) <= MAX_MODAL_FIELDS:
+        raise invalid_form(
+            "components", "BASE_TYPE_BAD_LENGTH", f"Must be 1-{MAX_MODAL_FIELDS} long."
+        )
+    seen: set[str] = set()
+    for i, label in enumerate(components):
+        path = f"components.{i}"
+        if label.get("type") != Component.label.value:
+            raise invalid_form(f"{path}.type", "UNION_TYPE_CHOICES", "Only labels are supported.")
+        text = label.get("label")
+        if not isinstance(text, str) or not 1 <= len(text) <= MAX_MODAL_LABEL:
+            raise invalid_form(
+                f"{path}.label", "BASE_TYPE_BAD_LENGTH", f"Must be 1-{MAX_MODAL_LABEL} long."
+            )
+        field = label.get("component") or {}
+        path = f"{path}.component"
+        if field.get("type") != Component.text_input.value:
+            raise invalid_form(f"{path}.type", "UNION_TYPE_CHOICES", "Only text inputs here.")
+        field_id = field.get("custom_id")
+        if not isinstance(field_id, str) or not 1 <= len(field_id) <= MAX_CUSTOM_ID:
+            raise invalid_form(
+                f"{path}.custom_id", "BASE_TYPE_BAD_LENGTH", f"Must be 1-{MAX_CUSTOM_ID} long."
+            )
+        if field_id in seen:
+            raise invalid_form(
+                f"{path}.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED", "Duplicate custom_id."
+            )
+        seen.add(field_id)
+        if field.get("style") not in (1, 2):
+            raise invalid_form(f"{path}.style", "BASE_TYPE_CHOICES", "Must be 1 or 2.")
+        high = field.get("max_length", MAX_TEXT_INPUT)
+        if not 1 <= high <= MAX_TEXT_INPUT or not 0 <= field.get("min_length", 0) <= high:
+            raise invalid_form(f"{path}.max_length", "BASE_TYPE_BAD_LENGTH", "Bad lengths.")
+        if len(field.get("value") or "") > high:
+            raise invalid_form(f"{path}.value", "BASE_TYPE_MAX_LENGTH", "Longer than max_length.")
+        if len(field.get("placeholder") or "") > MAX_TEXT_INPUT_PLACEHOLDER:
+            raise invalid_form(
+                f"{path}.placeholder",
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {MAX_TEXT_INPUT_PLACEHOLDER} or fewer.",
+            )
+
+
+def modal_problems(modal: Json) -> list[str]:
+    """How a modal breaks Discord's rules (empty: it does not), in one line."""
+    try:
+        validate_modal(modal)
+    except DiscordError as error:
+        return [error.message]
+    return []
+
+
+def _emoji(emoji: Any, path: str) -> None:
+    """A component's partial emoji: a name (any, for a custom emoji), an id for a custom one (a
+    snowflake, as a string or, as discord.py writes it, a number), `animated` a boolean."""
+    if not isinstance(emoji, dict):
+        raise invalid_form(path, "MODEL_TYPE_CONVERT", "Must be an object.")
+    name = emoji.get("name")
+    if not isinstance(name, str) or not name:
+        raise invalid_form(f"{path}.name", "BASE_TYPE_REQUIRED", "This field is required")
+    if len(name) > MAX_EMOJI_NAME:
+        raise invalid_form(
+            f"{path}.name", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_EMOJI_NAME} or fewer in length."
+        )
+    emoji_id = emoji.get("id")
+    if emoji_id is not None and not (
+        (isinstance(emoji_id, int) and not isinstance(emoji_id, bool) and 0 < emoji_id < 2**64)
+        or (isinstance(emoji_id, str) and emoji_id.isascii() and emoji_id.isdigit())
+    ):
+        raise invalid_form(
+            f"{path}.id", "NUMBER_TYPE_COERCE", f"Value {emoji_id!r} is not snowflake."
+        )
+    if not isinstance(emoji.get("animated", False), bool):
+        raise invalid_form(f"{path}.animated", "BASE_TYPE_BAD_TYPE", "Must be a boolean.")
 
 
 def problems(payload: Json) -> list[str]:
@@ -231,4 +386,12 @@ def _without_ids(component: Any) -> Any:
     return component
 
 
-__all__ = ["DiscordError", "invalid_form", "message_payload", "problems", "validate_message"]
+__all__ = [
+    "DiscordError",
+    "invalid_form",
+    "message_payload",
+    "modal_problems",
+    "problems",
+    "validate_message",
+    "validate_modal",
+]

@@ -10,7 +10,7 @@ import discord
 import tictactoe as ttt
 from bot.app import TicTacToeBot
 from bot.settings import Settings
-from fake_discord.limits import message_payload, problems
+from fake_discord.limits import message_payload, modal_problems, problems
 
 GAME_TIMEOUT = 600
 CHALLENGE_TIMEOUT = 60
@@ -256,10 +256,29 @@ def sent_messages(env: Any) -> list[dict[str, Any]]:
         if not isinstance(body, dict) or request.method not in ("POST", "PATCH"):
             continue
         if request.path.endswith("/callback"):
+            if body.get("type") == discord.InteractionResponseType.modal.value:
+                continue  # a form, not a message: sent_modals
             body = body.get("data")
         if isinstance(body, dict) and "components" in body:
             bodies.append(body)
     return bodies
+
+
+def sent_modals(env: Any) -> list[dict[str, Any]]:
+    """Every modal the bot answered an interaction with (its `data`)."""
+    return [
+        request.json["data"]
+        for request in env.http_requests
+        if request.method == "POST"
+        and request.path.endswith("/callback")
+        and isinstance(request.json, dict)
+        and request.json.get("type") == discord.InteractionResponseType.modal.value
+    ]
+
+
+def check_modals(env: Any) -> None:
+    for modal in sent_modals(env):
+        assert not modal_problems(modal), (modal_problems(modal), modal)
 
 
 # ------------------------------------------------------------------ acting

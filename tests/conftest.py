@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 import simcord.interactions
-from bot_helpers import make_bot, payload_problems, sent_messages
+from bot_helpers import check_modals, make_bot, payload_problems, sent_messages
 from simcord import Env
 
 from testdb.postgres import start_or_skip
@@ -57,6 +57,7 @@ def discord_rules(world):
     assert not unanswered, f"{len(unanswered)} interaction(s) never answered"
     for body in sent_messages(env):
         assert not payload_problems(body), (payload_problems(body), body)
+    check_modals(env)
 
 
 @pytest.fixture

@@ -596,6 +596,33 @@ async def puzzle_failed(world: DemoWorld) -> MemberActor:
     return world.you
 
 
+async def open_settings(world: DemoWorld) -> discord.Message:
+    """/settings by you, given Manage Server here (the demo's members have no such role)."""
+    env, guild = world.env, world.guild
+    role = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    env.backend.add_member_role(guild.id, world.you.id, role.id)
+    result = await world.you.slash(world.channel, "settings")
+    reached(result.ephemeral, "a private settings card")
+    return last_seen_by(world, world.you)
+
+
+@state("33-settings", "/settings: every setting of the server with its value and its control")
+async def settings_card(world: DemoWorld) -> MemberActor:
+    await open_settings(world)
+    return world.you
+
+
+@state("34-settings-changed", "A setting changed on the card: the card confirms it in place")
+async def settings_changed(world: DemoWorld) -> MemberActor:
+    card = await open_settings(world)
+    await world.you.select(card, ["hard"], custom_id="set:difficulty")
+    card = last_seen_by(world, world.you)
+    shown = await world.you.click(card, custom_id="set:o_emoji:edit")
+    await world.you.submit_modal(shown, {"value": "🌙"})
+    reached("🌙" in str(last_seen_by(world, world.you).components), "the O emoji changed")
+    return world.you
+
+
 # ---------------------------------------------------------------- capturing
 
 

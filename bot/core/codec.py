@@ -1,16 +1,22 @@
 """Games and challenges in and out of button custom_ids, validated both ways.
 
 Every button carries the whole state of its message, so a click after a restart rebuilds the
-game from the message alone. Layout (at most 69 characters; Discord allows 100):
+game from the message alone. Layout (at most 100 characters, Discord's limit, for any look):
 
-    ttt2:<verb>:<play>:<x id>:<o id>:<level>:<ending>:<locale>      a board's buttons
-    ttt2:<verb>:<challenger id>:<opponent id>:<mark>:<locale>       a challenge's buttons
+    ttt2:<verb>:<play>:<x id>:<o id>:<level>:<ending>:<locale>[<look>]   a board's buttons
+    ttt2:<verb>:<challenger id>:<opponent id>:<mark>:<locale>[<look>]    a challenge's buttons
 
 <verb> is 0-8 (a cell, row by row), r (resign: ask), y (resign: confirmed), k (resign:
 cancelled), h (hint), m (rematch), v (review); a (accept) or d (decline) on a challenge. <play>
 is `m` and the cells played in order (`m048`), or `b` and the 9 cells row by row (`bX-O------`)
 when the order is unknown. The bot's id is 0; <level> is e, m, h, i, or - for two people;
 <ending> is - while the game is on, x / o when X / O resigned, t when it expired.
+
+<look> (what the board carries of its server's settings, bot/core/server.py) is absent for the
+default look, so such boards keep the ids they always had; otherwise `:<timeout>:<x>:<o>`, each
+part `-` when it is the default: the turn timeout in seconds, and each mark as `c` (a custom
+emoji) or `a` (an animated one) and its id in base 62, or a standard emoji as its own
+characters (at most MAX_MARK_LENGTH of them, so the longest id fits: see mark_fits).
 
 Boards posted before move lists were kept (`ttt:<verb>:<board>:<x>:<o>:<level>:<ending>`) still
 decode: their move order is unknown and they speak English.
@@ -22,6 +28,7 @@ import itertools
 import operator
 import re
 from enum import StrEnum
+from functools import lru_cache
 from typing import NamedTuple
 
 import tictactoe as ttt
@@ -37,11 +44,17 @@ from bot.core.game import (
     cell_action,
     freeze_board,
 )
+from bot.core.server import DEFAULT_LOOK, PLACEHOLDER_EMOJI_NAME, Look, Mark, SettingError
 
 PREFIX = "ttt2:"
 LEGACY_PREFIX = "ttt:"
 PREFIXES = (PREFIX, LEGACY_PREFIX)  # every button this bot has ever posted
 MAX_CUSTOM_ID_LENGTH = 100
+# The most characters a mark takes in a custom_id (in UTF-16 code units, never fewer than code
+# points): the longest id (two 20-digit user ids, a full move list, the longest locale, the
+# longest timeout, two such marks) then still fits in 100. A custom emoji takes at most 12 (`a`
+# and 11 base-62 digits).
+MAX_MARK_LENGTH = 12
 
 _LEVELS = {"e": ttt.EASY, "m": ttt.MEDIUM, "h": ttt.HARD, "i": ttt.IMPOSSIBLE}
 _LEVEL_CODES = {level: code for code, level in _LEVELS.items()}
@@ -54,15 +67,22 @@ _CELLS = {code: cell for cell, code in _CELL_CODES.items()}
 # is the state's own key, character for character.
 _ID = r"(?:0|[1-9][0-9]{0,19})"
 _LOCALE = r"[A-Za-z]{2}(?:-[A-Za-z0-9]{2,3})?"
+_BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_CUSTOM_MARK = re.compile(r"([ca])([1-9A-Za-z][0-9A-Za-z]{0,10})")  # base 62, no leading 0
+# A standard emoji: no `:` (the separator) nor white space, and not ASCII only (which `-` and
+# the custom marks are); mark_fits checks the same on the way in.
+_STANDARD_MARK = rf"(?=[^:]*[^\x00-\x7f])[^:\s]{{1,{MAX_MARK_LENGTH}}}"
+_MARK = rf"-|{_CUSTOM_MARK.pattern}|{_STANDARD_MARK}"
+_LOOK = rf"(?::(?P<timeout>-|[1-9][0-9]{{0,3}}):(?P<x_mark>{_MARK}):(?P<o_mark>{_MARK}))?"
 _GAME_STATE = re.compile(
     rf"(?P<play>m[0-8]{{0,9}}|b[XO-]{{9}}):(?P<x>{_ID}):(?P<o>{_ID}):(?P<level>[emhi-])"
-    rf":(?P<ending>[xot-]):(?P<locale>{_LOCALE})"
+    rf":(?P<ending>[xot-]):(?P<locale>{_LOCALE}){_LOOK}"
 )
 _GAME_ID = re.compile(rf"ttt2:(?P<verb>[0-8rykmhv]):(?P<state>{_GAME_STATE.pattern})")
-_CHALLENGE_ID = re.compile(
-    rf"ttt2:(?P<verb>[ad]):(?P<state>(?P<challenger>{_ID}):(?P<opponent>{_ID}):(?P<mark>[XO])"
-    rf":(?P<locale>{_LOCALE}))"
+_CHALLENGE_STATE = re.compile(
+    rf"(?P<challenger>{_ID}):(?P<opponent>{_ID}):(?P<mark>[XO]):(?P<locale>{_LOCALE}){_LOOK}"
 )
+_CHALLENGE_ID = re.compile(rf"ttt2:(?P<verb>[ad]):(?P<state>{_CHALLENGE_STATE.pattern})")
 _LEGACY_GAME_ID = re.compile(
     rf"ttt:(?P<verb>[0-8rm]):(?P<board>[XO-]{{9}}):(?P<x>{_ID}):(?P<o>{_ID})"
     r":(?P<level>[emhi-]):(?P<ending>[xot-])"
@@ -123,16 +143,62 @@ def id_of(verb: Verb, key: str) -> str:
 
 def state_key(state: State) -> str:
     """The whole state as the part of a custom_id after the verb; also its key in memory."""
+    look = state.look
     if isinstance(state, Challenge):
         parts = (state.challenger, state.opponent, state.challenger_mark, state.locale)
-        return ":".join(map(str, parts))
+        key = ":".join(map(str, parts))
+        return key if look.is_default else key + look_suffix(look)
     if state.moves is None:
         play = "b" + "".join(_CELL_CODES[cell] for row in state.board for cell in row)
     else:
         play = "m" + "".join(map(_MOVE_CODES.__getitem__, state.moves))
     level = "-" if state.difficulty is None else _LEVEL_CODES[state.difficulty]
     ending = "-" if state.ending is None else state.ending.value
-    return f"{play}:{state.x_player}:{state.o_player}:{level}:{ending}:{state.locale}"
+    key = f"{play}:{state.x_player}:{state.o_player}:{level}:{ending}:{state.locale}"
+    return key if look.is_default else key + look_suffix(look)
+
+
+@lru_cache(maxsize=256)  # a server's boards share their look
+def look_suffix(look: Look) -> str:
+    """What a key carries of a look after the locale: `:<timeout>:<x>:<o>`, or nothing for the
+    default look. CodecError if a standard emoji is too long to carry (see mark_fits)."""
+    if look.is_default:
+        return ""
+    timeout = "-" if look.timeout is None else str(look.timeout)
+    return f":{timeout}:{_mark_code(look.x)}:{_mark_code(look.o)}"
+
+
+def mark_fits(mark: Mark) -> bool:
+    """Whether a board can carry this mark in its custom_ids (a custom emoji always can; a
+    standard one when it is at most MAX_MARK_LENGTH characters, counted as UTF-16 counts them so
+    the id fits however Discord counts, not ASCII only, without `:` or white space). For
+    /settings, before it keeps an emoji."""
+    if mark.emoji_id is not None:
+        return True
+    return _standard_mark_fits(mark.text)
+
+
+def _standard_mark_fits(text: str) -> bool:
+    utf16_length = len(text.encode("utf-16-le")) // 2
+    return utf16_length <= MAX_MARK_LENGTH and re.fullmatch(_STANDARD_MARK, text) is not None
+
+
+def _mark_code(mark: Mark | None) -> str:
+    if mark is None:
+        return "-"
+    if mark.emoji_id is None:
+        if not mark_fits(mark):
+            raise CodecError(f"a board cannot carry the emoji {mark.text!r}")
+        return mark.text
+    return ("a" if mark.animated else "c") + _base62(mark.emoji_id)
+
+
+def _base62(number: int) -> str:
+    digits = []
+    while number:
+        number, digit = divmod(number, 62)
+        digits.append(_BASE62[digit])
+    return "".join(reversed(digits)) or "0"
 
 
 def decode(custom_id: str) -> Click:
@@ -143,15 +209,14 @@ def decode(custom_id: str) -> Click:
         if match := _GAME_ID.fullmatch(custom_id):
             return _click(match["verb"], _game(match), match["state"])
         if match := _CHALLENGE_ID.fullmatch(custom_id):
-            key = match["state"]
-            return _click(match["verb"], _decode_challenge_state(key), key)
+            return _click(match["verb"], _decode_challenge(match), match["state"])
         if match := _LEGACY_GAME_ID.fullmatch(custom_id):
             game = _decode_legacy_game(match)
             return _click(match["verb"], game, state_key(game))
         if match := _LEGACY_CHALLENGE_ID.fullmatch(custom_id):
             challenge = _challenge(match["challenger"], match["opponent"], match["mark"], None)
             return _click(match["verb"], challenge, state_key(challenge))
-    except GameError as error:
+    except (GameError, SettingError) as error:
         raise CodecError(f"impossible state: {error}") from None
     raise CodecError(f"not a tic-tac-toe button: {custom_id!r}")
 
@@ -161,9 +226,9 @@ def decode_state(key: str) -> State:
     try:
         if match := _GAME_STATE.fullmatch(key):
             return _game(match)
-        if _CHALLENGE_ID.fullmatch(f"{PREFIX}a:{key}"):
-            return _decode_challenge_state(key)
-    except GameError as error:
+        if match := _CHALLENGE_STATE.fullmatch(key):
+            return _decode_challenge(match)
+    except (GameError, SettingError) as error:
         raise CodecError(f"impossible state: {error}") from None
     raise CodecError(f"not a state key: {key!r}")
 
@@ -187,15 +252,47 @@ def _game(match: re.Match[str]) -> Game:
     difficulty = None if level == "-" else _LEVELS[level]
     # Game checks the ids' range, and the regex that the locale is there.
     players = int(x_player), int(o_player)
+    look = _look(match)
     if play[0] == "m":
         moves = tuple(map(int, play[1:]))
-        return Game.from_moves(*players, difficulty, moves, _ENDINGS[ending], locale)
-    return Game(*players, difficulty, _board(play[1:]), None, _ENDINGS[ending], locale)
+        return Game.from_moves(*players, difficulty, moves, _ENDINGS[ending], locale, look)
+    return Game(*players, difficulty, _board(play[1:]), None, _ENDINGS[ending], locale, look)
 
 
-def _decode_challenge_state(key: str) -> Challenge:
-    challenger, opponent, mark, locale = key.split(":")
-    return _challenge(challenger, opponent, mark, locale)
+def _decode_challenge(match: re.Match[str]) -> Challenge:
+    """The challenge in a match of _CHALLENGE_STATE (or of _CHALLENGE_ID)."""
+    challenger, opponent, mark, locale = match.group("challenger", "opponent", "mark", "locale")
+    return _challenge(challenger, opponent, mark, locale, _look(match))
+
+
+def _look(match: re.Match[str]) -> Look:
+    timeout = match["timeout"]
+    if timeout is None:
+        return DEFAULT_LOOK
+    return _decode_look(timeout, match["x_mark"], match["o_mark"])
+
+
+@lru_cache(maxsize=256)
+def _decode_look(timeout: str, x_mark: str, o_mark: str) -> Look:
+    look = Look(None if timeout == "-" else int(timeout), _mark(x_mark), _mark(o_mark))
+    if look.is_default:
+        # The default look is written without its part: one state, one key.
+        raise SettingError("the default look written out")
+    return look
+
+
+def _mark(code: str) -> Mark | None:
+    if code == "-":
+        return None
+    if custom := _CUSTOM_MARK.fullmatch(code):
+        kind, digits = custom.groups()
+        emoji_id = 0
+        for digit in digits:
+            emoji_id = emoji_id * 62 + _BASE62.index(digit)
+        return Mark(PLACEHOLDER_EMOJI_NAME, emoji_id, animated=kind == "a")
+    if not _standard_mark_fits(code):
+        raise SettingError("a standard emoji longer than a board carries")
+    return Mark(code)
 
 
 def _decode_legacy_game(match: re.Match[str]) -> Game:
@@ -210,8 +307,10 @@ def _decode_legacy_game(match: re.Match[str]) -> Game:
     )
 
 
-def _challenge(challenger: str, opponent: str, mark: str, locale: str | None) -> Challenge:
-    return Challenge(_snowflake(challenger), _snowflake(opponent), mark, _locale(locale))
+def _challenge(
+    challenger: str, opponent: str, mark: str, locale: str | None, look: Look = DEFAULT_LOOK
+) -> Challenge:
+    return Challenge(_snowflake(challenger), _snowflake(opponent), mark, _locale(locale), look)
 
 
 def _board(codes: str) -> Rows:
@@ -242,5 +341,7 @@ __all__ = [
     "decode",
     "decode_state",
     "id_of",
+    "look_suffix",
+    "mark_fits",
     "state_key",
 ]

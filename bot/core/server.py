@@ -8,6 +8,7 @@ and a running game keeps what it started with.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import tictactoe as ttt
@@ -25,10 +26,18 @@ class SettingError(ValueError):
     """A value no server can have (the message says which, for the log; users get a line)."""
 
 
-@dataclass(frozen=True, slots=True)
+# The name a custom emoji is drawn with: a board carries only its id (Discord finds the emoji
+# by id, in a component as in `<:name:id>` text), so the name it had is not known to a click.
+PLACEHOLDER_EMOJI_NAME = "_"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Mark:
     """How a board shows X or O instead of the letter: a custom emoji (by id; the name only
-    labels it) or a standard emoji (its text)."""
+    labels it) or a standard emoji (its text).
+
+    Two custom marks are equal when their id and animation are: the name is not carried by a
+    board, so the mark a board decodes to equals the one its server set."""
 
     text: str  # the standard emoji, or the custom emoji's name
     emoji_id: int | None = None
@@ -39,6 +48,19 @@ class Mark:
             raise SettingError("an emoji needs its text or name")
         if self.emoji_id is not None and not 0 < self.emoji_id < 2**64:
             raise SettingError("a custom emoji id is out of range")
+        if self.animated and self.emoji_id is None:
+            raise SettingError("only a custom emoji can be animated")
+
+    def _identity(self) -> tuple[str | int, bool]:
+        return (self.text if self.emoji_id is None else self.emoji_id), self.animated
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Mark):
+            return NotImplemented
+        return self._identity() == other._identity()
+
+    def __hash__(self) -> int:
+        return hash(self._identity())
 
     @property
     def is_custom(self) -> bool:
@@ -50,6 +72,14 @@ class Mark:
         if self.emoji_id is None:
             return self.text
         return f"<{'a' if self.animated else ''}:{self.text}:{self.emoji_id}>"
+
+    @property
+    def board_markdown(self) -> str:
+        """As a board's text shows it: a custom emoji under the placeholder name (a board
+        knows only its id)."""
+        if self.emoji_id is None:
+            return self.text
+        return f"<{'a' if self.animated else ''}:{PLACEHOLDER_EMOJI_NAME}:{self.emoji_id}>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +109,23 @@ class Look:
         o = None if self.o is not None and self.o.emoji_id == emoji_id else self.o
         return Look(self.timeout, x, o)
 
+    def with_emoji_that_exist(self, exists: Callable[[int], bool]) -> Look:
+        """This look with every custom emoji for which `exists(emoji_id)` is false (deleted
+        from its server, or out of the bot's reach) back to the letter; standard emoji stay.
+        The same look (the same object) when nothing vanished."""
+        x, o = _kept(self.x, exists), _kept(self.o, exists)
+        if x is self.x and o is self.o:
+            return self
+        return Look(self.timeout, x, o)
+
     def custom_emoji_ids(self) -> tuple[int, ...]:
         return tuple(m.emoji_id for m in (self.x, self.o) if m is not None and m.emoji_id)
+
+
+def _kept(mark: Mark | None, exists: Callable[[int], bool]) -> Mark | None:
+    if mark is None or mark.emoji_id is None or exists(mark.emoji_id):
+        return mark
+    return None
 
 
 DEFAULT_LOOK = Look()

@@ -108,6 +108,12 @@ class Metrics:
             buckets=WRITE_BUCKETS,
             registry=registry,
         )
+        self.settings_changed = Counter(
+            "tictactoe_settings_changed",
+            "Server settings changed through /settings (each saved change), by setting",
+            ["setting"],
+            registry=registry,
+        )
         self._latencies = _GatewayLatency()
         registry.register(self._latencies)
         # Bound once: the click path increments these directly.

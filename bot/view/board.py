@@ -12,6 +12,7 @@ import tictactoe as ttt
 from bot.core import codec
 from bot.core.codec import Verb
 from bot.core.game import AI, Challenge, Ending, Game, Rows, State
+from bot.core.server import Look, Mark
 from bot.i18n import translations
 from bot.view.cards import BLURPLE, GREEN, GREY, RED, ButtonSpec, Card, Cells, Style
 from bot.view.words import Translate, cell_name, difficulty_name, mention
@@ -66,9 +67,17 @@ def _accent(game: Game) -> int:
     return ACCENT_WIN if game.winner_mark and game.ending is not Ending.EXPIRED else ACCENT_NEUTRAL
 
 
+def mark_text(look: Look, mark: str) -> str:
+    """A mark as a board's text names it: its emoji when the look has one, else the letter."""
+    emoji = look.x if mark == ttt.X else look.o
+    return mark if emoji is None else emoji.board_markdown
+
+
 def _game_heading(game: Game, bot_id: int, _: Translate) -> str:
-    x_line = f"{MARK_SWATCH[ttt.X]} **X** {mention(game.x_player, bot_id, _)}"
-    o_line = f"{MARK_SWATCH[ttt.O]} **O** {mention(game.o_player, bot_id, _)}"
+    look = game.look
+    x_mark, o_mark = mark_text(look, ttt.X), mark_text(look, ttt.O)
+    x_line = f"{MARK_SWATCH[ttt.X]} **{x_mark}** {mention(game.x_player, bot_id, _)}"
+    o_line = f"{MARK_SWATCH[ttt.O]} **{o_mark}** {mention(game.o_player, bot_id, _)}"
     if game.difficulty is not None:
         level = _level_label(game.locale, game.difficulty)
         bot_line_is_x = game.x_player == AI
@@ -86,6 +95,7 @@ def _level_label(locale: str, level: str) -> str:
 
 @lru_cache(maxsize=1024)
 def _last_move_line(locale: str, mark: str, cell: ttt.Action) -> str:
+    """`mark` as mark_text gives it."""
     _ = translations(locale).gettext
     return _("Last move: **{mark}** → {cell}.").format(mark=mark, cell=cell_name(cell, _))
 
@@ -97,7 +107,7 @@ def _game_status(game: Game, bot_id: int, deadline: int | None, retired: bool, _
         i, j = last_move
         mark = game.board[i][j]
         assert mark is not None
-        lines.append(_last_move_line(game.locale, mark, last_move))
+        lines.append(_last_move_line(game.locale, mark_text(game.look, mark), last_move))
     lines.append(result_line(game, bot_id, deadline, _))
     if retired:
         lines.append(_("🔁 A rematch started below."))
@@ -107,7 +117,8 @@ def _game_status(game: Game, bot_id: int, deadline: int | None, retired: bool, _
 def result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) -> str:
     if not game.is_over:
         mover = mention(game.player_to_move, bot_id, _)
-        turn = _("▶️ {player} to move ({mark}).").format(player=mover, mark=game.mark_to_move)
+        mark = mark_text(game.look, game.mark_to_move)
+        turn = _("▶️ {player} to move ({mark}).").format(player=mover, mark=mark)
         if deadline is None:
             return turn
         return _("{turn} Time runs out <t:{deadline}:R>.").format(turn=turn, deadline=deadline)
@@ -127,7 +138,10 @@ def result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) -> 
 
 
 def _cells(game: Game, key: str) -> Cells:
-    return Cells(codec.cell_ids(key), *cell_looks(game.board, game.winning_cells))
+    look = game.look
+    if look.x is None and look.o is None:  # the letters: most boards, drawn as they always were
+        return Cells(codec.cell_ids(key), *cell_looks(game.board, game.winning_cells))
+    return Cells(codec.cell_ids(key), *marked_cell_looks(game.board, game.winning_cells, look))
 
 
 @lru_cache(maxsize=1024)  # per position, and thousands of games share a few hundred
@@ -145,6 +159,20 @@ def cell_looks(
                 styles.append(WIN_STYLE if (i, j) in winning else MARK_STYLE[mark])
                 labels.append(mark)
     return tuple(styles), tuple(labels)
+
+
+@lru_cache(maxsize=1024)  # per position and look: a server's boards share theirs
+def marked_cell_looks(
+    board: Rows, winning: frozenset[ttt.Action], look: Look
+) -> tuple[tuple[Style, ...], tuple[str, ...], tuple[Mark | None, ...]]:
+    """Each cell's style, label and emoji, row by row, for a look whose marks show emoji: a
+    cell whose mark has one shows it alone (no label)."""
+    styles, labels = cell_looks(board, winning)
+    emojis = tuple(None if mark is None else look.mark(mark) for row in board for mark in row)
+    labels = tuple(
+        label if emoji is None else "" for label, emoji in zip(labels, emojis, strict=True)
+    )
+    return styles, labels, emojis
 
 
 def _controls(game: Game, key: str, retired: bool, _: Translate) -> tuple[ButtonSpec, ...]:
@@ -179,14 +207,15 @@ def render_challenge(challenge: Challenge, deadline: int | None = None) -> Card:
     _ = translations(challenge.locale).gettext
     challenger, opponent = f"<@{challenge.challenger}>", f"<@{challenge.opponent}>"
     opponent_mark = ttt.O if challenge.challenger_mark == ttt.X else ttt.X
+    look = challenge.look
     body = _(
         "{opponent}, {challenger} challenges you! {challenger} plays **{their_mark}**, "
         "you play **{your_mark}**. X moves first."
     ).format(
         opponent=opponent,
         challenger=challenger,
-        their_mark=challenge.challenger_mark,
-        your_mark=opponent_mark,
+        their_mark=mark_text(look, challenge.challenger_mark),
+        your_mark=mark_text(look, opponent_mark),
     )
     if deadline is not None:
         body += "\n" + _("⏳ The challenge closes <t:{deadline}:R>.").format(deadline=deadline)

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import NamedTuple
 
+from bot.core.server import Mark
+
 
 class Style(IntEnum):
     """A button's style, as Discord numbers it."""
@@ -28,31 +30,63 @@ GREY = 0x979C9F
 
 
 class ButtonSpec(NamedTuple):
-    """A button as plain values (a named tuple: a board has a dozen, built on every click)."""
+    """A button as plain values (a named tuple: a board has a dozen, built on every click).
+    The emoji is a standard one's text, or a mark (a custom emoji or a standard one); an empty
+    label shows the emoji alone."""
 
     custom_id: str
     style: Style
     label: str
-    emoji: str | None = None
+    emoji: str | Mark | None = None
 
 
 class Cells(NamedTuple):
-    """A board's nine buttons, row by row, as three columns of values: a board is drawn on
-    every click, and bot/view/components.py builds its JSON from these directly, without nine
-    ButtonSpecs in between. `rows` gives the buttons, for whoever wants them one by one."""
+    """A board's nine buttons, row by row, as columns of values: a board is drawn on every
+    click, and bot/view/components.py builds its JSON from these directly, without nine
+    ButtonSpecs in between. `emojis` is None when no cell shows an emoji (the default look);
+    otherwise each cell's mark, or None where it shows its label. `rows` gives the buttons, for
+    whoever wants them one by one."""
 
     custom_ids: tuple[str, ...]
     styles: tuple[Style, ...]
     labels: tuple[str, ...]
+    emojis: tuple[Mark | None, ...] | None = None
 
     @property
     def rows(self) -> tuple[tuple[ButtonSpec, ...], ...]:
-        buttons = tuple(map(ButtonSpec, self.custom_ids, self.styles, self.labels))
+        if self.emojis is None:
+            buttons = tuple(map(ButtonSpec, self.custom_ids, self.styles, self.labels))
+        else:
+            buttons = tuple(map(ButtonSpec, self.custom_ids, self.styles, self.labels, self.emojis))
         return buttons[0:3], buttons[3:6], buttons[6:9]
 
 
+class SelectOption(NamedTuple):
+    """One choice of a select menu."""
+
+    label: str
+    value: str
+    default: bool = False  # shown as chosen when the message is drawn
+
+
+class SelectSpec(NamedTuple):
+    """A select menu (one choice) as plain values: it fills an action row alone."""
+
+    custom_id: str
+    options: tuple[SelectOption, ...]
+    placeholder: str = ""
+
+
+class Section(NamedTuple):
+    """A line of text and the controls under it: a row of buttons, a select, or none."""
+
+    text: str
+    controls: tuple[ButtonSpec, ...] | SelectSpec = ()
+
+
 class Card(NamedTuple):
-    """A public message: a container with an accent colour, text, a board's cells, buttons."""
+    """A public message: a container with an accent colour, text, a board's cells, buttons,
+    and sections (a line each, with its controls: a settings card)."""
 
     accent: int
     heading: str
@@ -60,6 +94,7 @@ class Card(NamedTuple):
     cells: Cells | None = None
     controls: tuple[ButtonSpec, ...] = ()
     pings: tuple[int, ...] = ()
+    sections: tuple[Section, ...] = ()
 
     @property
     def text(self) -> str:
@@ -77,3 +112,21 @@ class Reply:
 
     text: str
     buttons: tuple[ButtonSpec, ...] = ()
+
+
+class TextInputSpec(NamedTuple):
+    """A one-line text field of a modal."""
+
+    custom_id: str
+    label: str
+    value: str = ""  # filled in when the modal opens
+    placeholder: str = ""
+    max_length: int = 100
+
+
+class ModalSpec(NamedTuple):
+    """A modal (a form over the app) as plain values: a title and its text fields."""
+
+    custom_id: str
+    title: str
+    inputs: tuple[TextInputSpec, ...]

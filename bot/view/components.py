@@ -10,45 +10,84 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.view.cards import ButtonSpec, Card, Cells, Reply
+from bot.core.server import PLACEHOLDER_EMOJI_NAME, Mark
+from bot.view.cards import ButtonSpec, Card, Cells, ModalSpec, Reply, Section, SelectSpec
 
 Component = dict[str, Any]
 
 # Discord's component types, separator spacing and message flag.
 ACTION_ROW = 1
 BUTTON = 2
+STRING_SELECT = 3
+TEXT_INPUT = 4
 TEXT_DISPLAY = 10
 SEPARATOR = 14
 CONTAINER = 17
+LABEL = 18
 SPACING_SMALL = 1
+TEXT_INPUT_SHORT = 1
 COMPONENTS_V2_FLAG = 1 << 15
 
 
 def button(spec: ButtonSpec) -> Component:
-    payload: Component = {
-        "type": BUTTON,
-        "style": int(spec.style),
-        "label": spec.label,
-        "custom_id": spec.custom_id,
-    }
+    payload: Component = {"type": BUTTON, "style": int(spec.style)}
+    if spec.label:
+        payload["label"] = spec.label
+    payload["custom_id"] = spec.custom_id
     if spec.emoji is not None:
-        payload["emoji"] = {"name": spec.emoji}
+        payload["emoji"] = partial_emoji(spec.emoji)
     return payload
+
+
+def partial_emoji(emoji: str | Mark) -> Component:
+    """A button's emoji: a standard one by its text, a custom one by its id (Discord needs a
+    name too, any name: a board knows only the id)."""
+    if isinstance(emoji, str):
+        return {"name": emoji}
+    if emoji.emoji_id is None:
+        return {"name": emoji.text}
+    return {"id": str(emoji.emoji_id), "name": PLACEHOLDER_EMOJI_NAME, "animated": emoji.animated}
 
 
 def row(specs: tuple[ButtonSpec, ...]) -> Component:
     return {"type": ACTION_ROW, "components": list(map(button, specs))}
 
 
+def select(spec: SelectSpec) -> Component:
+    payload: Component = {
+        "type": STRING_SELECT,
+        "custom_id": spec.custom_id,
+        "options": [
+            {"label": option.label, "value": option.value, "default": option.default}
+            for option in spec.options
+        ],
+    }
+    if spec.placeholder:
+        payload["placeholder"] = spec.placeholder
+    return payload
+
+
+def _section(section: Section) -> list[Component]:
+    shown = [_text(section.text)]
+    if isinstance(section.controls, SelectSpec):
+        shown.append({"type": ACTION_ROW, "components": [select(section.controls)]})
+    elif section.controls:
+        shown.append(row(section.controls))
+    return shown
+
+
 def _cell_rows(cells: Cells) -> list[Component]:
     """A board's three rows of cells: `button`'s dict written out in a comprehension (nine
-    function calls fewer on every click)."""
-    buttons = [
-        {"type": BUTTON, "style": int(style), "label": label, "custom_id": custom_id}
-        for custom_id, style, label in zip(
-            cells.custom_ids, cells.styles, cells.labels, strict=True
-        )
-    ]
+    function calls fewer on every click), unless cells show emoji."""
+    if cells.emojis is None:
+        buttons = [
+            {"type": BUTTON, "style": int(style), "label": label, "custom_id": custom_id}
+            for custom_id, style, label in zip(
+                cells.custom_ids, cells.styles, cells.labels, strict=True
+            )
+        ]
+    else:
+        buttons = [button(spec) for row in cells.rows for spec in row]
     return [
         {"type": ACTION_ROW, "components": buttons[0:3]},
         {"type": ACTION_ROW, "components": buttons[3:6]},
@@ -76,9 +115,37 @@ def card_components(card: Card) -> list[Component]:
     if card.controls:
         children.append(_separator())
         children.append(row(card.controls))
+    if card.sections:
+        children.append(_separator())
+        for section in card.sections:
+            children.extend(_section(section))
     return [{"type": CONTAINER, "accent_color": card.accent, "components": children}]
 
 
 def reply_rows(reply: Reply) -> list[Component]:
     """The buttons of a private answer, as a row under its text (none without buttons)."""
     return [row(reply.buttons)] if reply.buttons else []
+
+
+def modal_data(modal: ModalSpec) -> Component:
+    """A modal's JSON (an interaction's answer of type MODAL): each text field in a label."""
+    return {
+        "custom_id": modal.custom_id,
+        "title": modal.title,
+        "components": [
+            {
+                "type": LABEL,
+                "label": field.label,
+                "component": {
+                    "type": TEXT_INPUT,
+                    "custom_id": field.custom_id,
+                    "style": TEXT_INPUT_SHORT,
+                    "required": False,
+                    "max_length": field.max_length,
+                    **({"value": field.value} if field.value else {}),
+                    **({"placeholder": field.placeholder} if field.placeholder else {}),
+                },
+            }
+            for field in modal.inputs
+        ],
+    }

@@ -5,16 +5,40 @@ import discord
 import pytest
 
 from fake_discord import DiscordError, Harness, answer_raw, validate_message
+from fake_discord.limits import modal_problems
 
 V2 = discord.MessageFlags(components_v2=True).value
 ROW, BUTTON = discord.ComponentType.action_row.value, discord.ComponentType.button.value
 TEXT, SEPARATOR = discord.ComponentType.text_display.value, discord.ComponentType.separator.value
 CONTAINER = discord.ComponentType.container.value
 GREY = discord.ButtonStyle.secondary.value
+SELECT, TEXT_INPUT = (
+    discord.ComponentType.string_select.value,
+    discord.ComponentType.text_input.value,
+)
+LABEL = discord.ComponentType.label.value
 
 
 def button(custom_id: str, **extra) -> dict:
     return {"type": BUTTON, "style": GREY, "custom_id": custom_id, "label": "x", **extra}
+
+
+def select(custom_id: str, *values: str, defaults: int = 0) -> dict:
+    options = [{"label": v, "value": v, "default": i < defaults} for i, v in enumerate(values)]
+    return {
+        "type": SELECT,
+        "custom_id": custom_id,
+        "options": options or [{"label": "a", "value": "a"}],
+    }
+
+
+def text_input_modal(title: str = "Title", label: str = "Label", **field) -> dict:
+    text_input = {"type": TEXT_INPUT, "custom_id": "value", "style": 1, **field}
+    return {
+        "custom_id": "modal",
+        "title": title,
+        "components": [{"type": LABEL, "label": label, "component": text_input}],
+    }
 
 
 def row(*buttons) -> dict:
@@ -101,6 +125,26 @@ def too_much_text() -> dict:
             {"flags": V2, "components": [button("a")]}, "components.0.type", id="top-level-button"
         ),
         pytest.param(
+            {"content": "hi", "components": [row(button("a", emoji={"id": "123"}))]},
+            "components.0.components.0.emoji.name",
+            id="emoji-without-name",
+        ),
+        pytest.param(
+            {"content": "hi", "components": [row(button("a", emoji={"name": "e" * 33}))]},
+            "components.0.components.0.emoji.name",
+            id="emoji-name-33",
+        ),
+        pytest.param(
+            {"content": "hi", "components": [row(button("a", emoji={"id": "x1", "name": "_"}))]},
+            "components.0.components.0.emoji.id",
+            id="emoji-id-not-a-snowflake",
+        ),
+        pytest.param(
+            {"content": "hi", "components": [row(button("a", emoji="🙂"))]},
+            "components.0.components.0.emoji",
+            id="emoji-not-an-object",
+        ),
+        pytest.param(
             {"content": "hi", "components": v2_board()},
             "components.0.type",
             id="V2-components-no-flag",
@@ -109,6 +153,26 @@ def too_much_text() -> dict:
             {"content": "hi", "components": [row(button(f"b{i}")) for i in range(6)]},
             "components",
             id="classic-6-rows",
+        ),
+        pytest.param(
+            {"flags": V2, "components": [row(select("s"), button("b"))]},
+            "components.0.components",
+            id="select-beside-a-button",
+        ),
+        pytest.param(
+            {"flags": V2, "components": [row(select("s", "a", "a"))]},
+            "components.0.components.0.options",
+            id="select-duplicate-values",
+        ),
+        pytest.param(
+            {"flags": V2, "components": [row(select("s", *map(str, range(26))))]},
+            "components.0.components.0.options",
+            id="select-26-options",
+        ),
+        pytest.param(
+            {"flags": V2, "components": [row(select("s", "a", "b", defaults=2))]},
+            "components.0.components.0.options",
+            id="select-two-defaults",
         ),
     ],
 )
@@ -125,6 +189,32 @@ def test_the_limits_themselves_are_allowed():
     message = {"flags": V2, "components": [{"type": CONTAINER, "components": [*texts, *rows]}]}
     assert validate_message(message)  # 40 components
     assert validate_message({"flags": V2, "components": [row(button("x" * 100))]})
+    options = [str(i) for i in range(25)]
+    assert validate_message({"flags": V2, "components": [row(select("s", *options, defaults=1))]})
+    assert not modal_problems(text_input_modal("t" * 45, "l" * 45, max_length=4000))
+
+
+@pytest.mark.parametrize(
+    ("modal", "where"),
+    [
+        (text_input_modal("t" * 46), "title"),
+        (text_input_modal(label="l" * 46), "components.0.label"),
+        (text_input_modal(max_length=2, value="abc"), "components.0.component.value"),
+        (text_input_modal(placeholder="p" * 101), "components.0.component.placeholder"),
+        ({**text_input_modal(), "components": []}, "components"),
+    ],
+)
+def test_modals_discord_would_refuse_are_refused(modal, where):
+    (problem,) = modal_problems(modal)
+    assert problem.startswith(f"Invalid Form Body: In {where}: ")
+
+    custom = {"id": str(2**64 - 1), "name": "_", "animated": True}  # any name does for an id
+    emoji_only = [
+        {"type": BUTTON, "style": GREY, "custom_id": "c", "emoji": custom},
+        {"type": BUTTON, "style": GREY, "custom_id": "s", "emoji": {"name": "🧑🏽‍🤝‍🧑🏻"}},
+        button("n", emoji={"id": 5, "name": "e" * 32}),  # discord.py writes ids as numbers
+    ]
+    assert validate_message({"content": "hi", "components": [row(*emoji_only)]})
 
 
 class RawBot(discord.Client):

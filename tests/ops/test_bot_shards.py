@@ -151,6 +151,7 @@ async def test_processes_split_the_shards_and_a_new_one_continues_a_dead_ones_bo
     assert {command["name"] for command in fake.commands[None]} == {
         "tictactoe",
         "puzzle",
+        "settings",
         "Challenge to Tic-Tac-Toe",
     }
     uploads = [r for r in fake.requests if r.route == "commands" and r.method == "PUT"]
