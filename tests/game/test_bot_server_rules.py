@@ -8,6 +8,7 @@ from bot_helpers import (
     board_of,
     busy,
     buttons,
+    cell_buttons,
     click_cell,
     click_label,
     deadline,
@@ -21,7 +22,7 @@ from bot_helpers import (
 
 import tictactoe as ttt
 from bot.app import TicTacToeBot
-from bot.core.server import ServerSettings
+from bot.core.server import Mark, ServerSettings
 from bot.game.cog import TicTacToeCog
 
 pytestmark = pytest.mark.usefixtures("discord_rules")
@@ -230,3 +231,23 @@ async def test_a_rematch_needs_room_in_the_channel_and_plays_on_its_own_board(wo
     assert not is_over(rematch)
     assert not is_over(message_by_id(channel, bobs.id))  # the other board is untouched
     assert game_cog(world).store.count(channel.id) == 2
+
+
+async def test_custom_emoji_marks_and_a_deleted_one_falls_back_to_the_letter(world):
+    env, channel, alice = world.env, world.channel, world.alice
+    cat = world.guild.create_emoji("cat")
+    configure(world, x_emoji=Mark("cat", cat.id), o_emoji=Mark("⭕"))
+    board = await start(alice, channel, difficulty="easy")
+    await click_cell(alice, board, (1, 1))
+    shown = [button for row in cell_buttons(message_by_id(channel, board.id)) for button in row]
+    assert shown[4].emoji is not None
+    assert shown[4].emoji.id == cat.id
+    assert [b.emoji.name for b in shown if b.emoji and b.emoji.id is None] == ["⭕"]
+    env.backend.delete_emoji(world.guild.id, cat.id)
+    free = next(i for i, b in enumerate(shown) if b.emoji is None and b.label not in ("X", "O"))
+    await click_cell(alice, message_by_id(channel, board.id), divmod(free, 3))
+    after = [button for row in cell_buttons(message_by_id(channel, board.id)) for button in row]
+    x_cells = [b for b in after if b.label == "X"]
+    assert len(x_cells) == 2  # both X marks back to the letter
+    assert all(b.emoji is None for b in x_cells)
+    assert sum(b.emoji is not None and b.emoji.name == "⭕" for b in after) == 2
