@@ -26,12 +26,19 @@ COMPONENTS_V2_FLAG = 1 << 15
 
 
 def button(spec: ButtonSpec) -> Component:
-    payload: Component = {"type": BUTTON, "style": int(spec.style)}
+    payload: Component
     if spec.label:
-        payload["label"] = spec.label
-    payload["custom_id"] = spec.custom_id
-    if spec.emoji is not None:
-        payload["emoji"] = partial_emoji(spec.emoji)
+        payload = {
+            "type": BUTTON,
+            "style": int(spec.style),
+            "label": spec.label,
+            "custom_id": spec.custom_id,
+        }
+    else:  # the emoji alone
+        payload = {"type": BUTTON, "style": int(spec.style), "custom_id": spec.custom_id}
+    emoji = spec.emoji
+    if emoji is not None:
+        payload["emoji"] = {"name": emoji} if isinstance(emoji, str) else partial_emoji(emoji)
     return payload
 
 
