@@ -27,8 +27,9 @@ class SettingError(ValueError):
 
 
 # The name a custom emoji is drawn with: a board carries only its id (Discord finds the emoji
-# by id, in a component as in `<:name:id>` text), so the name it had is not known to a click.
-PLACEHOLDER_EMOJI_NAME = "_"
+# by id, in a component as in `<:name:id>` text, and shows this name as its alt text), so the
+# name it had is not known to a click. Two characters or more, as emoji names are.
+PLACEHOLDER_EMOJI_NAME = "mark"
 
 
 @dataclass(frozen=True, slots=True, eq=False)

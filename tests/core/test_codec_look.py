@@ -205,8 +205,8 @@ def test_a_decoded_custom_mark_equals_its_servers_though_its_name_is_not_carried
     assert isinstance(decoded, Game)
     assert decoded == game
     assert decoded.look.x is not None
-    assert decoded.look.x.text == "_"
-    assert decoded.look.x.markdown == "<:_:123456789>"
+    assert decoded.look.x.text == "mark"
+    assert decoded.look.x.markdown == "<:mark:123456789>"
     assert Mark("a", 5) == Mark("b", 5) != Mark("a", 5, animated=True)
     assert Mark("🙂") != Mark("🙃")
     assert len({Mark("a", 5), Mark("b", 5), Mark("🙂")}) == 2
