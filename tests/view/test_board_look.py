@@ -4,10 +4,18 @@ mark, in the JSON Discord gets (a partial emoji, no label), within Discord's rul
 from typing import TYPE_CHECKING, cast
 
 import discord
-from bot_helpers import BLANK, payload_problems
+from bot_helpers import (
+    BLANK,
+    cell_buttons,
+    check_limits,
+    click_cell,
+    heading,
+    payload_problems,
+)
 from brute_force import reachable_positions, to_board
 
 import tictactoe as ttt
+from bot.core import codec
 from bot.core.game import AI, Challenge, Game, freeze_board
 from bot.core.server import Look, Mark
 from bot.ui import card_view
@@ -154,3 +162,30 @@ def test_boards_with_emoji_are_messages_discord_takes():
     assert str(read[4].emoji) == f"<:mark:{CROSS.emoji_id}>"
     assert read[1].label == BLANK
     assert read[4].label is None
+
+
+async def test_a_board_with_a_look_plays_on_through_the_bot_and_keeps_it(world):
+    """A board the bot posted with its server's look (found as a restart finds it): a click
+    is played by the real bot, and the board it draws shows and carries the same look."""
+    env, channel, alice = world.env, world.channel, world.alice
+    look = Look(None, CROSS, SMILE)
+    game = Game.from_moves(alice.id, AI, "impossible", (), look=look)
+    bot = env.bot
+    board = render_game(game, bot.user.id)
+    await bot.get_channel(channel.id).send(view=card_view(board))
+
+    result = await click_cell(alice, channel.last_message, (0, 0))
+    assert not result.ephemeral
+    message = channel.last_message
+    cells = [cell for row in cell_buttons(message) for cell in row]
+    shown = [str(cell.emoji) if cell.emoji else cell.label for cell in cells]
+    assert shown.count(f"<:mark:{CROSS.emoji_id}>") == 1
+    assert shown.count("🙂") == 1  # the bot's reply, in the look's O
+    assert shown[0] == f"<:mark:{CROSS.emoji_id}>"
+    assert shown.count(BLANK) == 7
+    assert heading(message).split("\n")[1:] == [
+        f"🟥 **<:mark:{CROSS.emoji_id}>** {alice.mention}",
+        f"🟦 **🙂** {bot.user.mention} · Difficulty: Impossible",
+    ]
+    assert all(codec.decode(cell.custom_id or "").state.look == look for cell in cells)
+    check_limits(message)
