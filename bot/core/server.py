@@ -117,6 +117,8 @@ class Look:
         x, o = _kept(self.x, exists), _kept(self.o, exists)
         if x is self.x and o is self.o:
             return self
+        if self.timeout is None and x is None and o is None:
+            return DEFAULT_LOOK  # the one most boards share (codec.state_key checks for it first)
         return Look(self.timeout, x, o)
 
     def custom_emoji_ids(self) -> tuple[int, ...]:
@@ -157,7 +159,10 @@ class ServerSettings:
 
     @property
     def look(self) -> Look:
-        """What a board started under these settings carries."""
+        """What a board started under these settings carries (the shared DEFAULT_LOOK when
+        nothing of it was set: codec.state_key checks for that one first)."""
+        if self.turn_timeout is None and self.x_emoji is None and self.o_emoji is None:
+            return DEFAULT_LOOK
         return Look(self.turn_timeout, self.x_emoji, self.o_emoji)
 
 
