@@ -66,8 +66,20 @@ def _cell_rows(cells: Cells) -> list[Component]:
                 cells.custom_ids, cells.styles, cells.labels, strict=True
             )
         ]
-    else:
-        buttons = [button(spec) for row in cells.rows for spec in row]
+    else:  # a cell shows its mark's emoji alone, or its label
+        buttons = [
+            {"type": BUTTON, "style": int(style), "label": label, "custom_id": custom_id}
+            if emoji is None
+            else {
+                "type": BUTTON,
+                "style": int(style),
+                "custom_id": custom_id,
+                "emoji": partial_emoji(emoji),
+            }
+            for custom_id, style, label, emoji in zip(
+                cells.custom_ids, cells.styles, cells.labels, cells.emojis, strict=True
+            )
+        ]
     return [
         {"type": ACTION_ROW, "components": buttons[0:3]},
         {"type": ACTION_ROW, "components": buttons[3:6]},
