@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import logging
+import math
 import random
 import sys
 import tempfile
@@ -26,11 +28,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 import simcord
+from PIL import Image, ImageDraw
+from simcord.backend.cdn import CDN_BASE
 
 import tictactoe as ttt
 from bot.app import TicTacToeBot
 from bot.core.finished import FinishedGame, Place
 from bot.core.game import AI, Game
+from bot.core.server import PLACEHOLDER_EMOJI_NAME, Look, Mark, ServerSettings
 from bot.demo import (
     DemoWorld,
     make_recording_demo_bot,
@@ -40,6 +45,9 @@ from bot.demo import (
 )
 from bot.records.api import GameRecord
 from bot.records.sql.storage import Storage
+from bot.ui import card_view
+from bot.view import components
+from bot.view.board import render_game
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, ViewportSize
@@ -65,8 +73,12 @@ VIEWPORT: ViewportSize = {"width": 1100, "height": 1000}
 CHANNEL_AREA = "#preview-app"  # SimCord's page minus its toolbar and sidebars
 PAGE_READY = "() => window.simcordPreview?.ready === true"
 
-# The marks a cell can show: the current look (emoji) and the planned one (labels).
+# The marks a cell can show: the letters, and emoji (a state showing a server's own marks adds
+# them to LOOK_MARKS, which every state starts without).
 MARKS = {"X": ttt.X, "O": ttt.O, "❌": ttt.X, "⭕": ttt.O}
+LOOK_MARKS: dict[str, str] = {}
+# Custom emoji images a state made, by their CDN address: the preview page shows them.
+EMOJI_IMAGES: dict[str, tuple[str, bytes]] = {}
 # A blank cell still needs a label on Discord: spaces or an invisible character.
 BLANK = " \t\u200b\u2800\u3164"
 
@@ -131,11 +143,12 @@ def cells(message: discord.Message) -> list[discord.Button]:
 def _is_cell(button: discord.Button) -> bool:
     label = (button.label or "").strip(BLANK)
     emoji = str(button.emoji) if button.emoji else ""
-    return label in ("", *MARKS) and emoji in ("", *MARKS) and not (label and emoji)
+    shown = (*MARKS, *LOOK_MARKS)
+    return label in ("", *shown) and emoji in ("", *shown) and not (label and emoji)
 
 
 def read_board(message: discord.Message) -> ttt.Board:
-    marks = [MARKS.get(_shown(cell)) for cell in cells(message)]
+    marks = [MARKS.get(_shown(cell)) or LOOK_MARKS.get(_shown(cell)) for cell in cells(message)]
     return [marks[0:3], marks[3:6], marks[6:9]]
 
 
@@ -623,6 +636,101 @@ async def settings_changed(world: DemoWorld) -> MemberActor:
     return world.you
 
 
+# ---------------------------------------------------------------- a server's own marks
+
+
+def emoji_image(draw_mark: Callable[[ImageDraw.ImageDraw, int], None]) -> bytes:
+    """A custom emoji's picture: 128 px, drawn 4x larger and scaled down for smooth edges."""
+    size = 512
+    image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw_mark(ImageDraw.Draw(image), size)
+    out = io.BytesIO()
+    image.resize((128, 128), Image.Resampling.LANCZOS).save(out, format="PNG")
+    return out.getvalue()
+
+
+def _star(draw: ImageDraw.ImageDraw, size: int) -> None:
+    centre, outer, inner = size / 2, size * 0.48, size * 0.2
+    points = [
+        (
+            centre + (outer if k % 2 == 0 else inner) * math.sin(k * math.pi / 5),
+            centre - (outer if k % 2 == 0 else inner) * math.cos(k * math.pi / 5),
+        )
+        for k in range(10)
+    ]
+    draw.polygon(points, fill=(255, 196, 37, 255), outline=(181, 110, 0, 255), width=size // 40)
+
+
+def _moon(draw: ImageDraw.ImageDraw, size: int) -> None:
+    margin = size * 0.04
+    draw.ellipse((margin, margin, size - margin, size - margin), fill=(160, 205, 255, 255))
+    bite = size * 0.3
+    draw.ellipse((bite, margin - size * 0.1, size + bite, size - margin - size * 0.1), fill=0)
+
+
+def custom_emoji(world: DemoWorld, image: bytes) -> Mark:
+    """A custom emoji of the server, with its picture. Discord draws `<:name:id>` in text by
+    its id whatever the name; SimCord's page only when the name is the emoji's own, so the
+    emoji is called what boards call every custom emoji (a board carries only the id)."""
+    emoji = world.guild.create_emoji(PLACEHOLDER_EMOJI_NAME)
+    EMOJI_IMAGES[f"{CDN_BASE}/emojis/{emoji.id}.png"] = (f"{emoji.id}.png", image)
+    return Mark(PLACEHOLDER_EMOJI_NAME, emoji.id)
+
+
+def use_look(look: Look) -> None:
+    """Let the board readers know the look's emoji as X and O, as a board shows them."""
+    for letter in (ttt.X, ttt.O):
+        mark = look.mark(letter)
+        if mark is not None:
+            LOOK_MARKS[str(partial_emoji_shown(mark))] = letter
+
+
+def partial_emoji_shown(mark: Mark) -> discord.PartialEmoji:
+    """The emoji of a cell showing `mark`, as discord.py reads it back."""
+    return discord.PartialEmoji.from_dict(components.partial_emoji(mark))
+
+
+async def post_board(world: DemoWorld, game: Game) -> None:
+    """The bot posts `game`'s board as it would have started it under its server's look.
+    (Games start with their server's look once /tictactoe reads the settings; until then the
+    board is posted the way a restart finds one, and the real bot plays it on.)"""
+    bot = world.env.bot
+    assert isinstance(bot, TicTacToeBot)
+    assert bot.user is not None
+    channel = bot.get_channel(world.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    use_look(game.look)
+    await channel.send(view=card_view(render_game(game, bot.user.id)))
+
+
+@state("35-custom-emoji", "A server whose X and O are its own custom emoji: you moved, the bot too")
+async def custom_emoji_board(world: DemoWorld) -> MemberActor:
+    look = Look(
+        None,
+        custom_emoji(world, emoji_image(_star)),
+        custom_emoji(world, emoji_image(_moon)),
+    )
+    bot = world.env.bot
+    assert isinstance(bot, TicTacToeBot)
+    bot.server_settings.put(world.guild.id, ServerSettings(x_emoji=look.x, o_emoji=look.o))
+    use_look(look)
+    result = await world.you.slash(world.channel, "tictactoe")
+    reached(not result.ephemeral, "a board with the server's marks")
+    await play(world.you, world, (0, 0))
+    marks = [mark for row in read_board(board_message(world)) for mark in row if mark]
+    reached(len(marks) == 2, "you and the bot moved")
+    return world.you
+
+
+@state("36-emoji-marks", "A game between two people on a server whose marks are 🐱 and 🐶")
+async def standard_emoji_board(world: DemoWorld) -> MemberActor:
+    look = Look(None, Mark("🐱"), Mark("🐶"))
+    await post_board(world, Game.from_moves(world.you.id, world.friend.id, None, (4, 0), look=look))
+    await play(world.you, world, (2, 2))
+    reached(read_board(board_message(world))[2][2] == ttt.X, "your move shows")
+    return world.friend
+
+
 # ---------------------------------------------------------------- capturing
 
 
@@ -641,10 +749,17 @@ async def capture_state(browser: Browser, item: State, out_dir: Path) -> Path:
         try:
             async with simcord.run(bot) as env:
                 world = await setup_world(env)
+                LOOK_MARKS.clear()
+                EMOJI_IMAGES.clear()
                 shown = await item.scenario(world)
                 if isinstance(shown, tuple):  # another channel than the server's: a DM
                     viewer, channel = shown
                     preview = env.preview(channel, viewers=(viewer,), layout="channel")
+                elif EMOJI_IMAGES:  # the server's own emoji, with their pictures
+                    viewer = shown
+                    preview = env.preview(
+                        world.channel, viewers=world.viewers, layout="channel", assets=EMOJI_IMAGES
+                    )
                 else:
                     viewer, preview = shown, open_preview(world)
                 async with preview:

@@ -27,8 +27,9 @@ class SettingError(ValueError):
 
 
 # The name a custom emoji is drawn with: a board carries only its id (Discord finds the emoji
-# by id, in a component as in `<:name:id>` text), so the name it had is not known to a click.
-PLACEHOLDER_EMOJI_NAME = "_"
+# by id, in a component as in `<:name:id>` text, and shows this name as its alt text), so the
+# name it had is not known to a click. Two characters or more, as emoji names are.
+PLACEHOLDER_EMOJI_NAME = "mark"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -116,6 +117,8 @@ class Look:
         x, o = _kept(self.x, exists), _kept(self.o, exists)
         if x is self.x and o is self.o:
             return self
+        if self.timeout is None and x is None and o is None:
+            return DEFAULT_LOOK  # the one most boards share (codec.state_key checks for it first)
         return Look(self.timeout, x, o)
 
     def custom_emoji_ids(self) -> tuple[int, ...]:
@@ -156,7 +159,10 @@ class ServerSettings:
 
     @property
     def look(self) -> Look:
-        """What a board started under these settings carries."""
+        """What a board started under these settings carries (the shared DEFAULT_LOOK when
+        nothing of it was set: codec.state_key checks for that one first)."""
+        if self.turn_timeout is None and self.x_emoji is None and self.o_emoji is None:
+            return DEFAULT_LOOK
         return Look(self.turn_timeout, self.x_emoji, self.o_emoji)
 
 

@@ -384,10 +384,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
 
     def usable_look(self, look: Look) -> Look:
         """`look` without custom emoji that no longer exist (deleted from their server)."""
-        for emoji_id in look.custom_emoji_ids():
-            if self.bot.get_emoji(emoji_id) is None:
-                look = look.without_emoji(emoji_id)
-        return look
+        return look.with_emoji_that_exist(lambda emoji_id: self.bot.get_emoji(emoji_id) is not None)
 
     def challenge_closed(self, guild_id: int | None, challenger: int) -> None:
         """A challenge was declined or expired: its server's cooldown starts for the

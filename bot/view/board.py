@@ -6,6 +6,7 @@ turns a Card into Components V2 JSON.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 
 import tictactoe as ttt
@@ -52,10 +53,11 @@ def render_game(
     _ = translations(game.locale).gettext
     if key is None:
         key = codec.state_key(game)
+    marks = mark_texts(game.look)
     return Card(
         _accent(game),
-        _game_heading(game, bot_id, _),
-        _game_status(game, bot_id, deadline, retired, _),
+        _game_heading(game, bot_id, marks, _),
+        _game_status(game, bot_id, deadline, retired, marks, _),
         _cells(game, key),
         _controls(game, key, retired, _),
     )
@@ -67,17 +69,27 @@ def _accent(game: Game) -> int:
     return ACCENT_WIN if game.winner_mark and game.ending is not Ending.EXPIRED else ACCENT_NEUTRAL
 
 
-def mark_text(look: Look, mark: str) -> str:
-    """A mark as a board's text names it: its emoji when the look has one, else the letter."""
-    emoji = look.x if mark == ttt.X else look.o
-    return mark if emoji is None else emoji.board_markdown
+LETTERS: Mapping[str, str] = {ttt.X: ttt.X, ttt.O: ttt.O}  # read only
 
 
-def _game_heading(game: Game, bot_id: int, _: Translate) -> str:
-    look = game.look
-    x_mark, o_mark = mark_text(look, ttt.X), mark_text(look, ttt.O)
-    x_line = f"{MARK_SWATCH[ttt.X]} **{x_mark}** {mention(game.x_player, bot_id, _)}"
-    o_line = f"{MARK_SWATCH[ttt.O]} **{o_mark}** {mention(game.o_player, bot_id, _)}"
+def mark_texts(look: Look) -> Mapping[str, str]:
+    """X and O as a board's text names them: a mark's emoji when the look has one, else the
+    letter."""
+    x, o = look.x, look.o
+    if x is None and o is None:
+        return LETTERS
+    return {
+        ttt.X: ttt.X if x is None else x.board_markdown,
+        ttt.O: ttt.O if o is None else o.board_markdown,
+    }
+
+
+_X_SWATCH, _O_SWATCH = MARK_SWATCH[ttt.X], MARK_SWATCH[ttt.O]
+
+
+def _game_heading(game: Game, bot_id: int, marks: Mapping[str, str], _: Translate) -> str:
+    x_line = f"{_X_SWATCH} **{marks[ttt.X]}** {mention(game.x_player, bot_id, _)}"
+    o_line = f"{_O_SWATCH} **{marks[ttt.O]}** {mention(game.o_player, bot_id, _)}"
     if game.difficulty is not None:
         level = _level_label(game.locale, game.difficulty)
         bot_line_is_x = game.x_player == AI
@@ -95,30 +107,45 @@ def _level_label(locale: str, level: str) -> str:
 
 @lru_cache(maxsize=1024)
 def _last_move_line(locale: str, mark: str, cell: ttt.Action) -> str:
-    """`mark` as mark_text gives it."""
+    """`mark` as mark_texts gives it."""
     _ = translations(locale).gettext
     return _("Last move: **{mark}** → {cell}.").format(mark=mark, cell=cell_name(cell, _))
 
 
-def _game_status(game: Game, bot_id: int, deadline: int | None, retired: bool, _: Translate) -> str:
+def _game_status(
+    game: Game,
+    bot_id: int,
+    deadline: int | None,
+    retired: bool,
+    marks: Mapping[str, str],
+    _: Translate,
+) -> str:
     lines = []
     last_move = game.last_move
     if last_move is not None:
         i, j = last_move
         mark = game.board[i][j]
         assert mark is not None
-        lines.append(_last_move_line(game.locale, mark_text(game.look, mark), last_move))
-    lines.append(result_line(game, bot_id, deadline, _))
+        lines.append(_last_move_line(game.locale, marks[mark], last_move))
+    lines.append(result_line(game, bot_id, deadline, _, marks))
     if retired:
         lines.append(_("🔁 A rematch started below."))
     return "\n".join(lines)
 
 
-def result_line(game: Game, bot_id: int, deadline: int | None, _: Translate) -> str:
+def result_line(
+    game: Game,
+    bot_id: int,
+    deadline: int | None,
+    _: Translate,
+    marks: Mapping[str, str] | None = None,
+) -> str:
+    """`marks`: mark_texts(game.look), if the caller has it."""
     if not game.is_over:
         mover = mention(game.player_to_move, bot_id, _)
-        mark = mark_text(game.look, game.mark_to_move)
-        turn = _("▶️ {player} to move ({mark}).").format(player=mover, mark=mark)
+        if marks is None:
+            marks = mark_texts(game.look)
+        turn = _("▶️ {player} to move ({mark}).").format(player=mover, mark=marks[game.mark_to_move])
         if deadline is None:
             return turn
         return _("{turn} Time runs out <t:{deadline}:R>.").format(turn=turn, deadline=deadline)
@@ -207,15 +234,15 @@ def render_challenge(challenge: Challenge, deadline: int | None = None) -> Card:
     _ = translations(challenge.locale).gettext
     challenger, opponent = f"<@{challenge.challenger}>", f"<@{challenge.opponent}>"
     opponent_mark = ttt.O if challenge.challenger_mark == ttt.X else ttt.X
-    look = challenge.look
+    marks = mark_texts(challenge.look)
     body = _(
         "{opponent}, {challenger} challenges you! {challenger} plays **{their_mark}**, "
         "you play **{your_mark}**. X moves first."
     ).format(
         opponent=opponent,
         challenger=challenger,
-        their_mark=mark_text(look, challenge.challenger_mark),
-        your_mark=mark_text(look, opponent_mark),
+        their_mark=marks[challenge.challenger_mark],
+        your_mark=marks[opponent_mark],
     )
     if deadline is not None:
         body += "\n" + _("⏳ The challenge closes <t:{deadline}:R>.").format(deadline=deadline)

@@ -30,12 +30,19 @@ COMPONENTS_V2_FLAG = 1 << 15
 
 
 def button(spec: ButtonSpec) -> Component:
-    payload: Component = {"type": BUTTON, "style": int(spec.style)}
+    payload: Component
     if spec.label:
-        payload["label"] = spec.label
-    payload["custom_id"] = spec.custom_id
-    if spec.emoji is not None:
-        payload["emoji"] = partial_emoji(spec.emoji)
+        payload = {
+            "type": BUTTON,
+            "style": int(spec.style),
+            "label": spec.label,
+            "custom_id": spec.custom_id,
+        }
+    else:  # the emoji alone
+        payload = {"type": BUTTON, "style": int(spec.style), "custom_id": spec.custom_id}
+    emoji = spec.emoji
+    if emoji is not None:
+        payload["emoji"] = {"name": emoji} if isinstance(emoji, str) else partial_emoji(emoji)
     return payload
 
 
@@ -86,8 +93,20 @@ def _cell_rows(cells: Cells) -> list[Component]:
                 cells.custom_ids, cells.styles, cells.labels, strict=True
             )
         ]
-    else:
-        buttons = [button(spec) for row in cells.rows for spec in row]
+    else:  # a cell shows its mark's emoji alone, or its label
+        buttons = [
+            {"type": BUTTON, "style": int(style), "label": label, "custom_id": custom_id}
+            if emoji is None
+            else {
+                "type": BUTTON,
+                "style": int(style),
+                "custom_id": custom_id,
+                "emoji": partial_emoji(emoji),
+            }
+            for custom_id, style, label, emoji in zip(
+                cells.custom_ids, cells.styles, cells.labels, cells.emojis, strict=True
+            )
+        ]
     return [
         {"type": ACTION_ROW, "components": buttons[0:3]},
         {"type": ACTION_ROW, "components": buttons[3:6]},

@@ -109,6 +109,12 @@ def test_the_default_look_keeps_the_ids_boards_always_had():
     assert codec.look_suffix(DEFAULT_LOOK) == ""
 
 
+def test_servers_that_set_no_look_share_the_default_one():
+    assert ServerSettings().look is DEFAULT_LOOK
+    assert ServerSettings(games_per_channel=3, challenge_cooldown=60).look is DEFAULT_LOOK
+    assert ServerSettings(turn_timeout=60).look == Look(60)
+
+
 def test_a_look_is_written_after_the_locale():
     look = Look(120, Mark("cross", 62, animated=True), Mark("🙂"))
     game = Game.from_moves(ALICE, BOB, None, (4,), locale="fr", look=look)
@@ -205,8 +211,8 @@ def test_a_decoded_custom_mark_equals_its_servers_though_its_name_is_not_carried
     assert isinstance(decoded, Game)
     assert decoded == game
     assert decoded.look.x is not None
-    assert decoded.look.x.text == "_"
-    assert decoded.look.x.markdown == "<:_:123456789>"
+    assert decoded.look.x.text == "mark"
+    assert decoded.look.x.markdown == "<:mark:123456789>"
     assert Mark("a", 5) == Mark("b", 5) != Mark("a", 5, animated=True)
     assert Mark("🙂") != Mark("🙃")
     assert len({Mark("a", 5), Mark("b", 5), Mark("🙂")}) == 2
@@ -225,7 +231,7 @@ def test_vanished_custom_emoji_fall_back_to_letters():
     assert look.with_emoji_that_exist(lambda _: True) is look
     standard = Look(None, Mark("🙂"), deleted)
     assert standard.with_emoji_that_exist(lambda _: False) == Look(None, Mark("🙂"))
-    assert Look(x=deleted).with_emoji_that_exist(lambda _: False) == DEFAULT_LOOK
+    assert Look(x=deleted).with_emoji_that_exist(lambda _: False) is DEFAULT_LOOK
     # A game drawn after the fallback carries the letters, and its ids say so.
     settings = ServerSettings(turn_timeout=300, x_emoji=deleted, o_emoji=kept)
     fallen = settings.look.with_emoji_that_exist({1}.__contains__)

@@ -4,10 +4,18 @@ mark, in the JSON Discord gets (a partial emoji, no label), within Discord's rul
 from typing import TYPE_CHECKING, cast
 
 import discord
-from bot_helpers import BLANK, payload_problems
+from bot_helpers import (
+    BLANK,
+    cell_buttons,
+    check_limits,
+    click_cell,
+    heading,
+    payload_problems,
+)
 from brute_force import reachable_positions, to_board
 
 import tictactoe as ttt
+from bot.core import codec
 from bot.core.game import AI, Challenge, Game, freeze_board
 from bot.core.server import Look, Mark
 from bot.ui import card_view
@@ -51,8 +59,8 @@ def cell_json(card) -> list[dict]:
 def test_cells_show_the_marks_emoji_alone_on_every_position():
     """Every reachable position, in both looks: a marked cell shows its mark's emoji and no
     label (the letter where the look has none), styles as without a look, JSON as the spec."""
-    custom = {"id": str(CROSS.emoji_id), "name": "_", "animated": False}
-    animated = {"id": str(SPINNER.emoji_id), "name": "_", "animated": True}
+    custom = {"id": str(CROSS.emoji_id), "name": "mark", "animated": False}
+    animated = {"id": str(SPINNER.emoji_id), "name": "mark", "animated": True}
     for cells in reachable_positions():
         game = Game(ALICE, BOB, None, freeze_board(to_board(cells)))
         plain = render_game(game, BOT_ID, DEADLINE)
@@ -95,21 +103,21 @@ def test_the_text_names_marks_by_their_emoji():
     game = Game.from_moves(ALICE, BOB, None, (4, 0), look=CUSTOM_X)
     card = render_game(game, BOT_ID, DEADLINE)
     assert card.heading == (
-        f"## Tic-Tac-Toe\n🟥 **<:_:{CROSS.emoji_id}>** <@{ALICE}>\n🟦 **🙂** <@{BOB}>"
+        f"## Tic-Tac-Toe\n🟥 **<:mark:{CROSS.emoji_id}>** <@{ALICE}>\n🟦 **🙂** <@{BOB}>"
     )
     assert card.body == (
         "Last move: **🙂** → top left.\n"
-        f"▶️ <@{ALICE}> to move (<:_:{CROSS.emoji_id}>). Time runs out <t:{DEADLINE}:R>."
+        f"▶️ <@{ALICE}> to move (<:mark:{CROSS.emoji_id}>). Time runs out <t:{DEADLINE}:R>."
     )
     against_bot = Game.from_moves(AI, ALICE, "easy", (4,), look=ANIMATED_O)
     card = render_game(against_bot, BOT_ID, DEADLINE)
     assert card.heading == (
         f"## Tic-Tac-Toe\n🟥 **X** <@{BOT_ID}> · Difficulty: Easy\n"
-        f"🟦 **<a:_:{SPINNER.emoji_id}>** <@{ALICE}>"
+        f"🟦 **<a:mark:{SPINNER.emoji_id}>** <@{ALICE}>"
     )
     assert card.body.split("\n") == [
         "Last move: **X** → centre.",
-        f"▶️ <@{ALICE}> to move (<a:_:{SPINNER.emoji_id}>). Time runs out <t:{DEADLINE}:R>.",
+        f"▶️ <@{ALICE}> to move (<a:mark:{SPINNER.emoji_id}>). Time runs out <t:{DEADLINE}:R>.",
     ]
 
 
@@ -128,7 +136,7 @@ def test_a_challenge_names_the_marks_by_their_emoji():
     card = render_challenge(Challenge(ALICE, BOB, ttt.O, look=CUSTOM_X), DEADLINE)
     assert card.body.split("\n")[0] == (
         f"<@{BOB}>, <@{ALICE}> challenges you! <@{ALICE}> plays **🙂**, "
-        f"you play **<:_:{CROSS.emoji_id}>**. X moves first."
+        f"you play **<:mark:{CROSS.emoji_id}>**. X moves first."
     )
     assert all(len(button.custom_id) <= 100 for button in card.controls)
 
@@ -149,8 +157,35 @@ def test_boards_with_emoji_are_messages_discord_takes():
         assert validate_message({"flags": flags, "components": components.card_components(card)})
     cells = cell_json(render_game(games[0], BOT_ID))
     read = [discord.Button(cast("ButtonComponent", button)) for button in cells]
-    assert read[4].emoji == discord.PartialEmoji(name="_", id=CROSS.emoji_id)
+    assert read[4].emoji == discord.PartialEmoji(name="mark", id=CROSS.emoji_id)
     assert read[0].emoji == discord.PartialEmoji(name="🙂")
-    assert str(read[4].emoji) == f"<:_:{CROSS.emoji_id}>"
+    assert str(read[4].emoji) == f"<:mark:{CROSS.emoji_id}>"
     assert read[1].label == BLANK
     assert read[4].label is None
+
+
+async def test_a_board_with_a_look_plays_on_through_the_bot_and_keeps_it(world):
+    """A board the bot posted with its server's look (found as a restart finds it): a click
+    is played by the real bot, and the board it draws shows and carries the same look."""
+    env, channel, alice = world.env, world.channel, world.alice
+    look = Look(None, CROSS, SMILE)
+    game = Game.from_moves(alice.id, AI, "impossible", (), look=look)
+    bot = env.bot
+    board = render_game(game, bot.user.id)
+    await bot.get_channel(channel.id).send(view=card_view(board))
+
+    result = await click_cell(alice, channel.last_message, (0, 0))
+    assert not result.ephemeral
+    message = channel.last_message
+    cells = [cell for row in cell_buttons(message) for cell in row]
+    shown = [str(cell.emoji) if cell.emoji else cell.label for cell in cells]
+    assert shown.count(f"<:mark:{CROSS.emoji_id}>") == 1
+    assert shown.count("🙂") == 1  # the bot's reply, in the look's O
+    assert shown[0] == f"<:mark:{CROSS.emoji_id}>"
+    assert shown.count(BLANK) == 7
+    assert heading(message).split("\n")[1:] == [
+        f"🟥 **<:mark:{CROSS.emoji_id}>** {alice.mention}",
+        f"🟦 **🙂** {bot.user.mention} · Difficulty: Impossible",
+    ]
+    assert all(codec.decode(cell.custom_id or "").state.look == look for cell in cells)
+    check_limits(message)
