@@ -168,7 +168,8 @@ async def test_a_board_with_a_look_plays_on_through_the_bot_and_keeps_it(world):
     """A board the bot posted with its server's look (found as a restart finds it): a click
     is played by the real bot, and the board it draws shows and carries the same look."""
     env, channel, alice = world.env, world.channel, world.alice
-    look = Look(None, CROSS, SMILE)
+    cross = Mark("mark", world.guild.create_emoji("mark").id)  # the server's own emoji
+    look = Look(None, cross, SMILE)
     game = Game.from_moves(alice.id, AI, "impossible", (), look=look)
     bot = env.bot
     board = render_game(game, bot.user.id)
@@ -179,12 +180,12 @@ async def test_a_board_with_a_look_plays_on_through_the_bot_and_keeps_it(world):
     message = channel.last_message
     cells = [cell for row in cell_buttons(message) for cell in row]
     shown = [str(cell.emoji) if cell.emoji else cell.label for cell in cells]
-    assert shown.count(f"<:mark:{CROSS.emoji_id}>") == 1
+    assert shown.count(f"<:mark:{cross.emoji_id}>") == 1
     assert shown.count("🙂") == 1  # the bot's reply, in the look's O
-    assert shown[0] == f"<:mark:{CROSS.emoji_id}>"
+    assert shown[0] == f"<:mark:{cross.emoji_id}>"
     assert shown.count(BLANK) == 7
     assert heading(message).split("\n")[1:] == [
-        f"🟥 **<:mark:{CROSS.emoji_id}>** {alice.mention}",
+        f"🟥 **<:mark:{cross.emoji_id}>** {alice.mention}",
         f"🟦 **🙂** {bot.user.mention} · Difficulty: Impossible",
     ]
     assert all(codec.decode(cell.custom_id or "").state.look == look for cell in cells)
