@@ -27,6 +27,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import discord
+
 from bot.app import TicTacToeBot
 from bot.ops.status_server import StatusServerError
 from bot.records.api import GameWriter, Records
@@ -172,6 +174,9 @@ async def setup_world(env: simcord.Env) -> DemoWorld:
         guild.add_member(env.create_user(name.lower(), global_name=name))
         for name in (YOU, FRIEND, STRANGER)
     )
+    # You run the server: /settings (Manage Server only) is yours to try.
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    env.backend.add_member_role(guild.id, you.id, admins.id)
     return DemoWorld(env, guild, channel, you, friend, stranger)
 
 

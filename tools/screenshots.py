@@ -325,9 +325,9 @@ async def expired(world: DemoWorld) -> MemberActor:
     return world.you
 
 
-@state("12-busy-channel", "A second /tictactoe while a game is on: a private answer with a link")
+@state("12-busy-channel", "/tictactoe while your friend's game is on: a private answer with a link")
 async def busy_channel(world: DemoWorld) -> MemberActor:
-    await tictactoe(world.you, world)
+    await tictactoe(world.friend, world)
     result = await tictactoe(world.you, world)
     reached(result.ephemeral, "a private answer")
     return world.you
@@ -610,10 +610,7 @@ async def puzzle_failed(world: DemoWorld) -> MemberActor:
 
 
 async def open_settings(world: DemoWorld) -> discord.Message:
-    """/settings by you, given Manage Server here (the demo's members have no such role)."""
-    env, guild = world.env, world.guild
-    role = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    env.backend.add_member_role(guild.id, world.you.id, role.id)
+    """/settings by you (the demo's server is yours: you have Manage Server)."""
     result = await world.you.slash(world.channel, "settings")
     reached(result.ephemeral, "a private settings card")
     return last_seen_by(world, world.you)
