@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import random
 import statistics
 import sys
@@ -35,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import insert, select, text  # noqa: E402
+from sqlalchemy import Connection, Table, insert, select, text  # noqa: E402
 
 from benchmarks.lib.ours import (  # noqa: E402
     AI,
@@ -140,52 +141,54 @@ async def seed(storage: Storage, world: World, count: int, progress: bool = True
                 if game.guild_id is not None:
                     joined.add((game.guild_id, person))
             count_game(game, states, tallies)
-        async with storage.engine.begin() as connection:
-            await connection.execute(insert(games), [game_row(game) for game in chunk])
+        rows = [game_row(game) for game in chunk]
+        await storage.database.run(functools.partial(_insert_all, games, rows), write=True)
         if progress:
             print(f"\r  seeding: {start + len(chunk):,} games", end="", flush=True)
     if progress:
         print()
-    async with storage.engine.begin() as connection:
+
+    def aggregates(connection: Connection) -> None:
         rows = list(states.values())
         for start in range(0, len(rows), CHUNK):
-            await connection.execute(insert(players), rows[start : start + CHUNK])
+            connection.execute(insert(players), rows[start : start + CHUNK])
         tally_rows = [
             {"user_id": user, "level": level, "wins": w, "draws": d, "losses": lo}
             for (user, level), (w, d, lo) in tallies.items()
         ]
         for start in range(0, len(tally_rows), CHUNK):
-            await connection.execute(insert(bot_tallies), tally_rows[start : start + CHUNK])
+            connection.execute(insert(bot_tallies), tally_rows[start : start + CHUNK])
         member_rows = [
             {"guild_id": guild, "user_id": user, **{n: states[user][n] for n in MEMBER_COLUMNS}}
             for guild, user in joined
         ]
         for start in range(0, len(member_rows), CHUNK):
-            await connection.execute(insert(memberships), member_rows[start : start + CHUNK])
+            connection.execute(insert(memberships), member_rows[start : start + CHUNK])
         sizes: dict[int, list[int]] = {EVERYONE: [0, 0]}
         for guild, user in [(EVERYONE, user) for user in states] + list(joined):
             size = sizes.setdefault(guild, [0, 0])
             size[0] += states[user]["rating"] is not None
             size[1] += shows_on_bot_board(states[user])
-        await connection.execute(
+        connection.execute(
             insert(board_sizes),
             [{"guild_id": g, "rated": r, "vs_bot": b} for g, (r, b) in sizes.items() if r or b],
         )
-    async with storage.engine.connect() as connection:
-        if storage.backend == "postgresql":
-            # As autovacuum would have by then: statistics, and the visibility map that lets a
-            # deep page read the index alone.
-            await connection.execution_options(isolation_level="AUTOCOMMIT")
-            await connection.execute(text("VACUUM ANALYZE"))
-        else:
-            await connection.execute(text("ANALYZE"))
-            await connection.commit()
+
+    await storage.database.run(aggregates, write=True)
+    # As autovacuum would have by then (PostgreSQL): statistics, and the visibility map that
+    # lets a deep page read the index alone.
+    analyze = "VACUUM ANALYZE" if storage.backend == "postgresql" else "ANALYZE"
+    await storage.database.run(lambda c: c.execute(text(analyze)), autocommit=True)
     return time.perf_counter() - started
 
 
+def _insert_all(table: Table, rows: list[dict[str, Any]], connection: Connection) -> None:
+    connection.execute(insert(table), rows)
+
+
 async def aggregates(storage: Storage) -> list[list[tuple[Any, ...]]]:
-    found = []
-    async with storage.engine.connect() as connection:
+    def read(connection: Connection) -> list[list[tuple[Any, ...]]]:
+        found = []
         for table, key in (
             (players, players.c.user_id),
             (bot_tallies, (bot_tallies.c.user_id, bot_tallies.c.level)),
@@ -193,9 +196,11 @@ async def aggregates(storage: Storage) -> list[list[tuple[Any, ...]]]:
             (board_sizes, board_sizes.c.guild_id),
         ):
             order = key if isinstance(key, tuple) else (key,)
-            rows = await connection.execute(select(table).order_by(*order))
+            rows = connection.execute(select(table).order_by(*order))
             found.append([_rounded(tuple(row)) for row in rows])
-    return found
+        return found
+
+    return await storage.database.run(read)
 
 
 def _rounded(row: tuple[Any, ...]) -> tuple[Any, ...]:

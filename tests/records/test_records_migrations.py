@@ -22,8 +22,7 @@ HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head() or ""
 
 
 async def run(storage: Storage, work):
-    async with storage.engine.begin() as connection:
-        return await connection.run_sync(work)
+    return await storage.database.run(work, write=True)
 
 
 def tables(connection) -> set[str]:

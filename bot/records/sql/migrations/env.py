@@ -8,9 +8,10 @@ import asyncio
 
 from alembic import context
 from sqlalchemy import Connection
-from sqlalchemy.ext.asyncio import create_async_engine
 
+from bot.records.sql.database import open_database
 from bot.records.sql.schema import metadata
+from bot.records.sql.url import parse_url
 
 
 def run_migrations(connection: Connection) -> None:
@@ -25,12 +26,11 @@ def run_migrations(connection: Connection) -> None:
 
 
 async def run_on_url(url: str) -> None:
-    engine = create_async_engine(url)
+    database = open_database(parse_url(url), timeout=10.0)
     try:
-        async with engine.begin() as connection:
-            await connection.run_sync(run_migrations)
+        await database.run(run_migrations, write=True)
     finally:
-        await engine.dispose()
+        await database.close()
 
 
 connection = context.config.attributes.get("connection")
