@@ -15,7 +15,9 @@ throwaway server started the way the tests start theirs (testdb/postgres.py), or
    `bot_board` (the largest server and everyone; first page and a deep page), each called
    repeatedly. Target: p99 <= 50 ms.
 4. Writes: games recorded per second through `Storage.record`, in batches of 100 and 500 new
-   games (new and returning players, every aggregate updated).
+   games (new and returning players, every aggregate updated); and the CPU of the whole process
+   per game written through the bot's RecordWriter (spool on), one game at a time and ten at a
+   time (median of 3). Target: <= 100 µs per game in batches of ten.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from benchmarks.lib.ours import (  # noqa: E402
     Game,
     GameRecord,
     Place,
+    RecordWriter,
     Storage,
     board_sizes,
     bot_tallies,
@@ -61,6 +64,10 @@ from benchmarks.lib.ours import (  # noqa: E402
 from testdb.postgres import start_server  # noqa: E402
 
 TARGET_P99_MS = 50.0
+# CPU per game through the RecordWriter (every thread), in the batches its lingering makes of
+# games that end within a second of each other.
+TARGET_WRITER_US = 100
+WRITER_BATCH = 10
 LEVELS = ("easy", "medium", "hard", "impossible")
 # Finished games as move lists: X wins, O wins, a draw, a short X win.
 ENDINGS = (
@@ -278,6 +285,25 @@ async def writes(
     return len(sample) / (time.perf_counter() - started)
 
 
+async def writer_cpu(
+    storage: Storage, world: World, first_game: int, batch: int, games_: int, spool: Path
+) -> float:
+    """CPU of the whole process (every thread) per game written by the bot's RecordWriter
+    (its spool on) into `storage`, `batch` games at a time (as the writer's lingering groups
+    games that end close together); µs per game."""
+    writer = RecordWriter(storage, spool)
+    await writer.start()
+    sample = list(world.games(first_game, games_))
+    started = time.process_time()
+    for start in range(0, len(sample), batch):
+        for game in sample[start : start + batch]:
+            writer.submit(game)
+        assert await writer.flush(60)
+    spent = time.process_time() - started
+    assert await writer.close() == 0
+    return spent / len(sample) * 1e6
+
+
 async def run_backend(backend: str, args: argparse.Namespace) -> None:
     print(f"\n== {backend} ==")
     server = None
@@ -332,6 +358,24 @@ async def run_backend(backend: str, args: argparse.Namespace) -> None:
             rate = await writes(storage, world, first, batch, args.batches)
             first += batch * args.batches
             print(f"  Storage.record, batches of {batch}: {rate:,.0f} games/s")
+        for batch in (1, 10):
+            spent = []
+            for _ in range(3):  # the median of three
+                spent.append(
+                    await writer_cpu(
+                        storage, world, first, batch, args.writer_games, scratch / "spool.jsonl"
+                    )
+                )
+                first += args.writer_games
+            median = statistics.median(spent)
+            verdict = ""
+            if batch == WRITER_BATCH:
+                verdict = "ok" if median <= TARGET_WRITER_US else "FAIL"
+                verdict += f" (target <= {TARGET_WRITER_US} µs at batches of {WRITER_BATCH})"
+            print(
+                f"  RecordWriter CPU per game, batches of {batch}: {median:,.0f} µs "
+                f"(runs {', '.join(f'{us:,.0f}' for us in spent)}) {verdict}"
+            )
         await storage.close()
     finally:
         if server is not None:
@@ -345,6 +389,9 @@ def main() -> int:
     parser.add_argument("--guilds", type=int, default=2_000)
     parser.add_argument("--repeat", type=int, default=500, help="calls per query")
     parser.add_argument("--batches", type=int, default=20, help="batches per write figure")
+    parser.add_argument(
+        "--writer-games", type=int, default=500, help="games per RecordWriter CPU figure"
+    )
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--postgresql-url", help="an empty PostgreSQL database to use instead")
     args = parser.parse_args()

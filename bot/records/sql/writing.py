@@ -26,7 +26,6 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.records.api import BOT_PLAYER, GameRecord
 from bot.records.sql.counting import MEMBER_COLUMNS, PLAYER_COLUMNS, count_game
@@ -100,7 +99,7 @@ class _Inserts:
 
 @functools.cache
 def _inserts(dialect_name: str) -> _Inserts:
-    dialect: Any = postgresql if dialect_name == "postgresql" else sqlite
+    dialect = dialect_of(dialect_name)
     tallies = dialect.insert(bot_tallies)
     sizes = dialect.insert(board_sizes)
     return _Inserts(
@@ -120,6 +119,18 @@ def _inserts(dialect_name: str) -> _Inserts:
             set_={name: board_sizes.c[name] + sizes.excluded[name] for name in _SIZE_COLUMNS},
         ),
     )
+
+
+def dialect_of(name: str) -> Any:
+    """The dialect's module, for its INSERT ... ON CONFLICT (imported for the database in use:
+    a SQLite bot never loads PostgreSQL's)."""
+    if name == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
+        return postgresql
+    from sqlalchemy.dialects import sqlite
+
+    return sqlite
 
 
 def _chunks(items: Sequence[_T], size: int = _CHUNK) -> Iterator[Sequence[_T]]:
