@@ -12,7 +12,7 @@ from sqlalchemy.engine import make_url
 
 from bot.core.game import AI
 from bot.records.sql.migrate import alembic_config
-from bot.records.sql.schema import metadata
+from bot.records.sql.schema import with_postgresql_options
 from bot.records.sql.storage import DatabaseAheadError, Storage, open_records
 from tests.support.records import ALICE, BOB, DRAW, GUILD, X_WINS, record
 
@@ -52,7 +52,9 @@ async def test_the_migrations_create_exactly_the_tables_the_code_describes(datab
     try:
         differences = await run(
             storage,
-            lambda connection: compare_metadata(MigrationContext.configure(connection), metadata),
+            lambda connection: compare_metadata(
+                MigrationContext.configure(connection), with_postgresql_options()
+            ),
         )
         assert differences == []
     finally:

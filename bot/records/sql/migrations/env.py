@@ -10,14 +10,14 @@ from alembic import context
 from sqlalchemy import Connection
 
 from bot.records.sql.database import open_database
-from bot.records.sql.schema import metadata
+from bot.records.sql.schema import with_postgresql_options
 from bot.records.sql.url import parse_url
 
 
 def run_migrations(connection: Connection) -> None:
     context.configure(
         connection=connection,
-        target_metadata=metadata,
+        target_metadata=with_postgresql_options(),
         render_as_batch=connection.dialect.name == "sqlite",  # SQLite alters by copying
         compare_type=True,
     )
