@@ -1,5 +1,5 @@
 """Puzzle attempts in the records: the SQL of writing them (one transaction, like games) and of
-reading the puzzle ratings back (synchronous Core, run by `Storage` through `run_sync`).
+reading the puzzle ratings back (synchronous Core, run by `Storage` in one call).
 
 Each attempt is inserted by its id (a no-op the second time); only a newly inserted, rated
 attempt changes ratings: the player's and the puzzle's (Glicko-2, `rate_attempt`), from the rows
