@@ -87,6 +87,7 @@ class _SQLite:
         event.listen(self.engine, "connect", _on_sqlite_connect)
         event.listen(self.engine, "begin", _on_sqlite_begin)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="records-sqlite")
+        self._closed = False
 
     async def run(
         self,
@@ -130,6 +131,9 @@ class _SQLite:
         await asyncio.get_running_loop().run_in_executor(self._thread, self.engine.dispose)
 
     async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
         await self.release()
         self._thread.shutdown(wait=False)
 
