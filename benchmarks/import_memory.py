@@ -35,7 +35,6 @@ PACKAGES = (
     "sqlalchemy.ext.asyncio",
     "alembic.command",
     "alembic.runtime.migration",
-    "aiosqlite",
     "asyncpg",
     "prometheus_client",
     "babel.core",
@@ -88,26 +87,26 @@ print(json.dumps(steps))
 """
 
 
-# What `python -m bot` imports, in layers, each on top of the ones before (discord.py first).
+# What `python -m bot` imports, in layers, each on top of the ones before (discord.py first);
+# then, still on top, what it imports only when it needs them.
 LAYERS = (
     ("discord.ext.commands", "discord.ext.commands"),
-    ("aiohttp.web (status server)", "aiohttp.web"),
     ("babel (i18n, numbers, .po files)", "babel.lists,babel.numbers,babel.messages.pofile"),
-    ("prometheus_client", "prometheus_client"),
     ("sqlalchemy (Core)", "sqlalchemy"),
-    ("sqlalchemy.ext.asyncio (+ greenlet)", "sqlalchemy.ext.asyncio"),
-    (
-        "sqlalchemy dialects (sqlite, postgresql)",
-        "sqlalchemy.dialects.sqlite,sqlalchemy.dialects.postgresql",
-    ),
-    (
-        "alembic (command, config, migration)",
-        "alembic.command,alembic.config,alembic.runtime.migration,alembic.script",
-    ),
-    ("aiosqlite", "aiosqlite"),
-    ("asyncpg", "asyncpg"),
+    ("sqlalchemy's sqlite dialect (+ sqlite3)", "sqlalchemy.dialects.sqlite,sqlite3"),
     ("dotenv", "dotenv"),
     ("the bot's own modules (bot.__main__)", "bot.__main__"),
+    ("METRICS_PORT only: aiohttp.web", "aiohttp.web"),
+    ("METRICS_PORT only: prometheus_client", "prometheus_client"),
+    (
+        "PostgreSQL only: sqlalchemy.ext.asyncio (+ greenlet), its dialect",
+        "sqlalchemy.ext.asyncio,sqlalchemy.dialects.postgresql",
+    ),
+    ("PostgreSQL only: asyncpg", "asyncpg"),
+    (
+        "migrating only (a child process): alembic",
+        "alembic.command,alembic.config,alembic.runtime.migration,alembic.script",
+    ),
 )
 
 

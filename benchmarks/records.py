@@ -15,13 +15,18 @@ throwaway server started the way the tests start theirs (testdb/postgres.py), or
    `bot_board` (the largest server and everyone; first page and a deep page), each called
    repeatedly. Target: p99 <= 50 ms.
 4. Writes: games recorded per second through `Storage.record`, in batches of 100 and 500 new
-   games (new and returning players, every aggregate updated).
+   games (new and returning players, every aggregate updated); and the CPU of the whole process
+   per game written through the bot's RecordWriter (spool on): games ending one every 10 ms
+   (the writer lingers, as in the bot), and flushed one at a time and ten at a time (median of
+   3; `--writer-only` for these alone, on a new database). Target: <= 100 µs per game ending
+   one every 10 ms.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import random
 import statistics
 import sys
@@ -35,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import insert, select, text  # noqa: E402
+from sqlalchemy import Connection, Table, insert, select, text  # noqa: E402
 
 from benchmarks.lib.ours import (  # noqa: E402
     AI,
@@ -46,6 +51,7 @@ from benchmarks.lib.ours import (  # noqa: E402
     Game,
     GameRecord,
     Place,
+    RecordWriter,
     Storage,
     board_sizes,
     bot_tallies,
@@ -60,6 +66,9 @@ from benchmarks.lib.ours import (  # noqa: E402
 from testdb.postgres import start_server  # noqa: E402
 
 TARGET_P99_MS = 50.0
+# CPU per game through the RecordWriter (every thread), games ending one at a time, many a
+# second (its lingering then makes batches of them).
+TARGET_WRITER_US = 100
 LEVELS = ("easy", "medium", "hard", "impossible")
 # Finished games as move lists: X wins, O wins, a draw, a short X win.
 ENDINGS = (
@@ -140,52 +149,54 @@ async def seed(storage: Storage, world: World, count: int, progress: bool = True
                 if game.guild_id is not None:
                     joined.add((game.guild_id, person))
             count_game(game, states, tallies)
-        async with storage.engine.begin() as connection:
-            await connection.execute(insert(games), [game_row(game) for game in chunk])
+        rows = [game_row(game) for game in chunk]
+        await storage.database.run(functools.partial(_insert_all, games, rows), write=True)
         if progress:
             print(f"\r  seeding: {start + len(chunk):,} games", end="", flush=True)
     if progress:
         print()
-    async with storage.engine.begin() as connection:
+
+    def aggregates(connection: Connection) -> None:
         rows = list(states.values())
         for start in range(0, len(rows), CHUNK):
-            await connection.execute(insert(players), rows[start : start + CHUNK])
+            connection.execute(insert(players), rows[start : start + CHUNK])
         tally_rows = [
             {"user_id": user, "level": level, "wins": w, "draws": d, "losses": lo}
             for (user, level), (w, d, lo) in tallies.items()
         ]
         for start in range(0, len(tally_rows), CHUNK):
-            await connection.execute(insert(bot_tallies), tally_rows[start : start + CHUNK])
+            connection.execute(insert(bot_tallies), tally_rows[start : start + CHUNK])
         member_rows = [
             {"guild_id": guild, "user_id": user, **{n: states[user][n] for n in MEMBER_COLUMNS}}
             for guild, user in joined
         ]
         for start in range(0, len(member_rows), CHUNK):
-            await connection.execute(insert(memberships), member_rows[start : start + CHUNK])
+            connection.execute(insert(memberships), member_rows[start : start + CHUNK])
         sizes: dict[int, list[int]] = {EVERYONE: [0, 0]}
         for guild, user in [(EVERYONE, user) for user in states] + list(joined):
             size = sizes.setdefault(guild, [0, 0])
             size[0] += states[user]["rating"] is not None
             size[1] += shows_on_bot_board(states[user])
-        await connection.execute(
+        connection.execute(
             insert(board_sizes),
             [{"guild_id": g, "rated": r, "vs_bot": b} for g, (r, b) in sizes.items() if r or b],
         )
-    async with storage.engine.connect() as connection:
-        if storage.backend == "postgresql":
-            # As autovacuum would have by then: statistics, and the visibility map that lets a
-            # deep page read the index alone.
-            await connection.execution_options(isolation_level="AUTOCOMMIT")
-            await connection.execute(text("VACUUM ANALYZE"))
-        else:
-            await connection.execute(text("ANALYZE"))
-            await connection.commit()
+
+    await storage.database.run(aggregates, write=True)
+    # As autovacuum would have by then (PostgreSQL): statistics, and the visibility map that
+    # lets a deep page read the index alone.
+    analyze = "VACUUM ANALYZE" if storage.backend == "postgresql" else "ANALYZE"
+    await storage.database.run(lambda c: c.execute(text(analyze)), autocommit=True)
     return time.perf_counter() - started
 
 
+def _insert_all(table: Table, rows: list[dict[str, Any]], connection: Connection) -> None:
+    connection.execute(insert(table), rows)
+
+
 async def aggregates(storage: Storage) -> list[list[tuple[Any, ...]]]:
-    found = []
-    async with storage.engine.connect() as connection:
+    def read(connection: Connection) -> list[list[tuple[Any, ...]]]:
+        found = []
         for table, key in (
             (players, players.c.user_id),
             (bot_tallies, (bot_tallies.c.user_id, bot_tallies.c.level)),
@@ -193,9 +204,11 @@ async def aggregates(storage: Storage) -> list[list[tuple[Any, ...]]]:
             (board_sizes, board_sizes.c.guild_id),
         ):
             order = key if isinstance(key, tuple) else (key,)
-            rows = await connection.execute(select(table).order_by(*order))
+            rows = connection.execute(select(table).order_by(*order))
             found.append([_rounded(tuple(row)) for row in rows])
-    return found
+        return found
+
+    return await storage.database.run(read)
 
 
 def _rounded(row: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -273,6 +286,69 @@ async def writes(
     return len(sample) / (time.perf_counter() - started)
 
 
+async def writer_cpu(
+    storage: Storage,
+    world: World,
+    first_game: int,
+    games_: int,
+    spool: Path,
+    batch: int = 1,
+    every: float = 0.0,
+) -> float:
+    """CPU of the whole process (every thread) per game written by the bot's RecordWriter
+    (its spool on) into `storage`, µs per game: `batch` games submitted at once and flushed,
+    or (`every` seconds) one game at a time, as games end, the writer lingering as in the bot.
+    The event loop's own cost of waiting `every` is measured alone first and taken off."""
+    writer = RecordWriter(storage, spool)
+    await writer.start()
+    sample = list(world.games(first_game, games_))
+    idle = 0.0
+    if every:
+        started = time.process_time()
+        for _ in sample:
+            await asyncio.sleep(every)
+        idle = time.process_time() - started
+    started = time.process_time()
+    if every:
+        for game in sample:
+            writer.submit(game)
+            await asyncio.sleep(every)
+        assert await writer.flush(60)
+    else:
+        for start in range(0, len(sample), batch):
+            for game in sample[start : start + batch]:
+                writer.submit(game)
+            assert await writer.flush(60)
+    spent = time.process_time() - started - idle
+    assert await writer.close() == 0
+    return spent / len(sample) * 1e6
+
+
+async def writer_figures(
+    storage: Storage, world: World, first: int, games_: int, spool: Path
+) -> None:
+    """Print the RecordWriter's CPU per game, each the median of three runs."""
+    cases = (
+        ("one game every 10 ms (lingering: batches of ~100)", {"every": 0.01}),
+        ("games one at a time", {"batch": 1}),
+        ("ten at a time", {"batch": 10}),
+    )
+    for label, how in cases:
+        spent = []
+        for _ in range(3):
+            spent.append(await writer_cpu(storage, world, first, games_, spool, **how))
+            first += games_
+        median = statistics.median(spent)
+        verdict = ""
+        if "every" in how:
+            verdict = "ok" if median <= TARGET_WRITER_US else "FAIL"
+            verdict += f" (target <= {TARGET_WRITER_US} µs)"
+        print(
+            f"  RecordWriter CPU per game, {label}: {median:,.0f} µs "
+            f"(runs {', '.join(f'{us:,.0f}' for us in spent)}) {verdict}"
+        )
+
+
 async def run_backend(backend: str, args: argparse.Namespace) -> None:
     print(f"\n== {backend} ==")
     server = None
@@ -308,6 +384,12 @@ async def run_backend(backend: str, args: argparse.Namespace) -> None:
                 server.sql(f"CREATE DATABASE {name}")
                 return server.url(name)
 
+            if args.writer_only:
+                storage = await open_records(await make_url("writer"))
+                world = World(args.players, args.guilds)
+                await writer_figures(storage, world, 0, args.writer_games, scratch / "spool.jsonl")
+                await storage.close()
+                return
             verdict = await check(make_url)
             url = await make_url("bench")
         print(f"  seeding shortcut vs Storage.record, 3,000 games: aggregates {verdict}")
@@ -327,6 +409,7 @@ async def run_backend(backend: str, args: argparse.Namespace) -> None:
             rate = await writes(storage, world, first, batch, args.batches)
             first += batch * args.batches
             print(f"  Storage.record, batches of {batch}: {rate:,.0f} games/s")
+        await writer_figures(storage, world, first, args.writer_games, scratch / "spool.jsonl")
         await storage.close()
     finally:
         if server is not None:
@@ -340,6 +423,14 @@ def main() -> int:
     parser.add_argument("--guilds", type=int, default=2_000)
     parser.add_argument("--repeat", type=int, default=500, help="calls per query")
     parser.add_argument("--batches", type=int, default=20, help="batches per write figure")
+    parser.add_argument(
+        "--writer-games", type=int, default=300, help="games per RecordWriter CPU figure"
+    )
+    parser.add_argument(
+        "--writer-only",
+        action="store_true",
+        help="only the RecordWriter's CPU per game, into a new database",
+    )
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--postgresql-url", help="an empty PostgreSQL database to use instead")
     args = parser.parse_args()

@@ -60,14 +60,14 @@ async def run(url: str, servers: int, configured: int) -> None:
 
         events = bot.get_cog("ServerSettingsEvents")
         assert isinstance(events, ServerSettingsEvents)
-        event.listen(storage.engine.sync_engine, "before_cursor_execute", count)
+        event.listen(storage.database.sync_engine, "before_cursor_execute", count)
         started = time.perf_counter()
         for guild in guilds:
             harness.announce(guild)
         announced = time.perf_counter()
         await events.settled()
         loaded = time.perf_counter()
-        event.remove(storage.engine.sync_engine, "before_cursor_execute", count)
+        event.remove(storage.database.sync_engine, "before_cursor_execute", count)
         assert len(bot.server_settings) == configured
         one_by_one = await load_one_by_one(storage, [guild.id for guild in guilds])
         print(

@@ -54,7 +54,8 @@ async def run(settings: Settings) -> int:
     except RecordsStartError as error:
         log.error("%s", error)
         return 2
-    async with TicTacToeBot(settings, records=records, writer=writer, metrics=Metrics()) as bot:
+    metrics = Metrics(exported=settings.metrics_port is not None)  # else no prometheus_client
+    async with TicTacToeBot(settings, records=records, writer=writer, metrics=metrics) as bot:
         closer = asyncio.create_task(close_when_set(stopping, bot))
         try:
             await bot.start(settings.token)

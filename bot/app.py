@@ -51,7 +51,7 @@ class TicTacToeBot(commands.AutoShardedBot):
         writer: GameWriter | None = None,
         metrics: Metrics | None = None,
     ) -> None:
-        self.metrics = metrics or Metrics()
+        self.metrics = metrics or Metrics(exported=settings.metrics_port is not None)
         super().__init__(
             command_prefix=commands.when_mentioned,  # no prefix commands; slash only
             # Interactions need no privileged intent; emoji updates tell when a server deletes

@@ -9,6 +9,7 @@ import discord
 
 import tictactoe as ttt
 from bot.app import TicTacToeBot
+from bot.ops.metrics import Metrics
 from bot.settings import Settings
 from fake_discord.limits import message_payload, modal_problems, problems
 
@@ -39,7 +40,8 @@ def make_bot(
         shard_count=shard_count,
         shard_ids=shard_ids,
     )
-    return TicTacToeBot(settings, rng=random.Random(seed))
+    # Metrics as a host with METRICS_PORT reads them: tests check them in the registry.
+    return TicTacToeBot(settings, rng=random.Random(seed), metrics=Metrics(exported=True))
 
 
 # ------------------------------------------------------------------ reading a message

@@ -3,6 +3,10 @@
 Every metric is named `tictactoe_*` (README, "Running it big", lists them). The click path only
 increments children bound here once (a `.labels()` look-up takes a lock and a dict: about as
 long as the increment itself); live games and gateway latency are read when scraped.
+
+prometheus_client (about 1 MB) is imported only when the metrics are exported (METRICS_PORT):
+otherwise the same names count in plain Python numbers that nothing reads, at a fraction of the
+cost of prometheus_client's locked values (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -10,10 +14,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
-
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
-from prometheus_client.core import GaugeMetricFamily
-from prometheus_client.registry import Collector
 
 from bot.core.policy import Refusal
 
@@ -28,11 +28,21 @@ CLICK_OUTCOMES = ("moved", "raced", "other")
 
 
 class Metrics:
-    """The bot's Prometheus metrics, in a registry of their own."""
+    """The bot's metrics: Prometheus's, in a registry of their own, when `exported`; otherwise
+    the same counts, kept in memory only (`registry` is None)."""
 
-    def __init__(self) -> None:
-        self.registry = CollectorRegistry()
+    def __init__(self, *, exported: bool = False) -> None:
+        kinds: Any
+        if exported:
+            import prometheus_client
+
+            self.registry: Any = prometheus_client.CollectorRegistry()
+            kinds = prometheus_client
+        else:
+            self.registry = None
+            kinds = _Local
         registry = self.registry
+        Counter, Gauge, Histogram = kinds.Counter, kinds.Gauge, kinds.Histogram
         self.games_live = Gauge(
             "tictactoe_games_live",
             "Games and open challenges this process holds in memory",
@@ -114,8 +124,9 @@ class Metrics:
             ["setting"],
             registry=registry,
         )
-        self._latencies = _GatewayLatency()
-        registry.register(self._latencies)
+        self._latencies: Callable[[], Iterable[tuple[int, float]]] = tuple
+        if registry is not None:
+            registry.register(_gateway_latency(self))
         # Bound once: the click path increments these directly.
         self.clicks_moved = self.clicks.labels(outcome="moved", reason="")
         self.clicks_raced = self.clicks.labels(outcome="raced", reason="")
@@ -148,7 +159,7 @@ class Metrics:
 
     def watch_gateway(self, latencies: Callable[[], Iterable[tuple[int, float]]]) -> None:
         """Read each shard's gateway latency, (shard id, seconds) pairs, when scraped."""
-        self._latencies.source = latencies
+        self._latencies = latencies
 
     def reconnected(self, shard_id: int) -> None:
         self.gateway_reconnects.labels(shard=str(shard_id)).inc()
@@ -163,23 +174,63 @@ class Metrics:
             self.discord_rate_limits.labels(scope=scope).inc()
 
 
-class _GatewayLatency(Collector):
+def _gateway_latency(metrics: Metrics) -> Any:
     """tictactoe_gateway_latency_seconds{shard}: discord.py's heartbeat round trip, per shard,
     read at scrape time (NaN until a shard's first heartbeat is answered)."""
+    from prometheus_client.core import GaugeMetricFamily
+    from prometheus_client.registry import Collector
+
+    class GatewayLatency(Collector):
+        def collect(self) -> Iterator[GaugeMetricFamily]:
+            family = GaugeMetricFamily(
+                "tictactoe_gateway_latency_seconds",
+                "Time Discord's gateway took to answer the last heartbeat, by shard",
+                labels=["shard"],
+            )
+            for shard_id, latency in metrics._latencies():
+                value = latency if math.isfinite(latency) else math.nan
+                family.add_metric([str(shard_id)], value)
+            yield family
+
+        def describe(self) -> Iterator[GaugeMetricFamily]:
+            return self.collect()
+
+    return GatewayLatency()
+
+
+class _LocalValue:
+    """A counter, gauge or histogram child that only remembers (no lock: the event loop's
+    thread is the only one counting)."""
+
+    __slots__ = ("count", "value")
 
     def __init__(self) -> None:
-        self.source: Callable[[], Iterable[tuple[int, float]]] = tuple
+        self.value = 0.0
+        self.count = 0
 
-    def collect(self) -> Iterator[GaugeMetricFamily]:
-        family = GaugeMetricFamily(
-            "tictactoe_gateway_latency_seconds",
-            "Time Discord's gateway took to answer the last heartbeat, by shard",
-            labels=["shard"],
-        )
-        for shard_id, latency in self.source():
-            value = latency if math.isfinite(latency) else math.nan
-            family.add_metric([str(shard_id)], value)
-        yield family
+    def inc(self, amount: float = 1) -> None:
+        self.value += amount
 
-    def describe(self) -> Iterator[GaugeMetricFamily]:
-        return self.collect()
+    def observe(self, amount: float) -> None:
+        self.value += amount
+        self.count += 1
+
+    def set_function(self, f: Callable[[], float]) -> None:
+        pass  # read only when scraped, and nothing scrapes
+
+
+class _LocalMetric(_LocalValue):
+    """What prometheus_client's constructors make, for the arguments the bot passes them."""
+
+    __slots__ = ("_children",)
+
+    def __init__(self, name: str, help_: str, labelnames: Iterable[str] = (), **_: Any) -> None:
+        super().__init__()
+        self._children: dict[tuple[tuple[str, str], ...], _LocalValue] = {}
+
+    def labels(self, **labels: str) -> _LocalValue:
+        return self._children.setdefault(tuple(sorted(labels.items())), _LocalValue())
+
+
+class _Local:
+    Counter = Gauge = Histogram = _LocalMetric

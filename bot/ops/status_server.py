@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
-
-from aiohttp import web
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from typing import TYPE_CHECKING
 
 from bot.ops.health import Health
 from bot.ops.metrics import Metrics
+
+if TYPE_CHECKING:
+    from aiohttp import web
 
 log = logging.getLogger(__name__)
 
@@ -21,6 +22,11 @@ class StatusServer:
     """A small aiohttp server, on the bot's event loop, answering from `metrics` and `health`."""
 
     def __init__(self, metrics: Metrics, health: Health) -> None:
+        # Imported here: a bot without METRICS_PORT never loads aiohttp's server (about 3 MB).
+        from aiohttp import web
+
+        if metrics.registry is None:
+            raise ValueError("the metrics are not exported: Metrics(exported=True)")
         self.metrics = metrics
         self.health = health
         app = web.Application()
@@ -31,6 +37,8 @@ class StatusServer:
 
     async def start(self, host: str, port: int) -> None:
         """Listen on host:port (port 0: any free port, then in `self.port`)."""
+        from aiohttp import web
+
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         try:
@@ -46,10 +54,15 @@ class StatusServer:
         await self._runner.cleanup()
 
     async def serve_metrics(self, request: web.Request) -> web.Response:
+        from aiohttp import web
+        from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
         body = generate_latest(self.metrics.registry)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     async def serve_health(self, request: web.Request) -> web.Response:
+        from aiohttp import web
+
         problem = self.health.problem()
         if problem is None:
             return web.Response(text="ok\n")

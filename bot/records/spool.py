@@ -1,12 +1,14 @@
 """The writer's spool: games (and puzzle attempts) not yet in the database, as JSON lines in a
 local file.
 
-Every batch is appended and fsynced before the writer tries the database, and the file is
-emptied once everything in it is written; at start-up, whatever it still holds is recorded
-again (harmless for games that did reach the database: recording is idempotent), read back a
-bounded number at a time, as during an outage (see the writer). A line cut short by a kill is
-skipped. The file is locked while a writer uses it: two processes must not share one spool.
-Blocking I/O: the writer calls these methods in a worker thread.
+Every batch is appended before the writer tries the database (into the kernel's cache: a
+killed process loses nothing appended), fsynced once games are to wait there (the database
+failed, or memory is full), and the file is emptied once everything in it is written; at
+start-up, whatever it still holds is recorded again (harmless for games that did reach the
+database: recording is idempotent), read back a bounded number at a time, as during an outage
+(see the writer). A line cut short by a kill is skipped. The file is locked while a writer uses
+it: two processes must not share one spool. Blocking I/O: the writer calls these methods in a
+worker thread, except an append without fsync (a write into the kernel's cache, microseconds).
 """
 
 from __future__ import annotations
@@ -86,8 +88,8 @@ class Spool:
         """The file's length: the offset the next append starts at."""
         return self._require().seek(0, os.SEEK_END)
 
-    def append(self, games: Iterable[Item]) -> int:
-        """Append and fsync; the offset the first of these games starts at."""
+    def append(self, games: Iterable[Item], *, sync: bool = True) -> int:
+        """Append (and fsync, with `sync`); the offset the first of these games starts at."""
         file = self._require()
         start = file.seek(0, os.SEEK_END)
         # A line is the game's database row: the same fields, all of them JSON values.
@@ -95,8 +97,13 @@ class Spool:
         lines = (json.dumps(_row(game), separators=(",", ":")) + "\n" for game in games)
         file.write("".join(lines))
         file.flush()
-        os.fsync(file.fileno())
+        if sync:
+            os.fsync(file.fileno())
         return start
+
+    def sync(self) -> None:
+        """Make what was appended survive a power cut too (fsync)."""
+        os.fsync(self._require().fileno())
 
     def clear(self) -> None:
         file = self._require()

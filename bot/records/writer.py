@@ -2,8 +2,8 @@
 batches, whatever state the database is in.
 
 `submit()` only appends to a queue: no I/O, no await, nothing a click could wait on. One task
-drains the queue: it appends each batch to the spool (a JSON-lines file, fsynced, in a worker
-thread), then records everything not yet written in one call to `Records.record`. While that
+drains the queue: it appends each batch to the spool (a JSON-lines file; see below for when it
+is fsynced), then records everything not yet written in one call to `Records.record`. While that
 fails (down, slow past its timeout, read-only, full) it retries with exponential backoff, keeps
 spooling whatever arrives, and says so once: one warning when writing starts failing, one info
 line when it works again. Memory holds at most `max_in_memory` of the games waiting (about
@@ -13,12 +13,15 @@ checks. `close()` (a clean
 stop: SIGTERM, Ctrl-C) writes everything pending if the database answers within its bounded
 wait, and otherwise leaves it in the spool, which the next start replays.
 
-What a SIGKILL can lose: only the games submitted since the last spool append finished, that
-is the games that ended during the last fsync (milliseconds; the next batch is appended as soon
-as the previous one is). Everything already appended is either in the database or replayed at
-the next start, database outage or not. Recording is idempotent, so replaying a game that did
-reach the database before the kill changes nothing. Without a spool (spool_path None), a
-SIGKILL loses every game not yet in the database.
+What a SIGKILL can lose: only the games submitted since the writer's task last ran (it
+appends them to the spool as soon as it runs, on the event loop: a write into the kernel's
+cache, which a killed process does not lose). Everything already appended is either in the
+database or replayed at the next start, database outage or not. A power cut can also lose the
+games appended but not yet fsynced: those of the last second or so (lingering, or being
+written); games that wait for the database (it failed, or memory is full) are fsynced. (An
+fsync per game cost more than all the rest of recording it: docs/performance.md.) Recording is
+idempotent, so replaying a game that did reach the database before the kill changes nothing.
+Without a spool (spool_path None), a SIGKILL loses every game not yet in the database.
 """
 
 from __future__ import annotations
@@ -278,29 +281,26 @@ class RecordWriter:
             self._oldest = asyncio.get_running_loop().time()
         batch = list(self._queue)
         spooled_at = 0
+        memory_full = (
+            self._backlog_from is not None
+            or len(self._unwritten) + len(batch) > self._max_in_memory
+        )
         if self._spool is not None:
             try:
-                spooled_at = await asyncio.to_thread(self._spool.append, batch)
+                if memory_full or self._failing is not None:
+                    # These wait on disk: fsynced, in a worker thread.
+                    spooled_at = await asyncio.to_thread(self._spool.append, batch)
+                else:
+                    # Into the kernel's cache, on the loop (microseconds): a kill loses none
+                    # of them, and they are in the database within a second or fsynced then.
+                    spooled_at = self._spool.append(batch, sync=False)
                 self._spooled = True
                 if self._spool_failing:
                     self._spool_failing = False
                     log.info("Writing %s works again", self._spool.path)
             except OSError as error:
-                # The games stay in memory and still go to the database; only a SIGKILL before
-                # then would lose them.
-                if not self._spool_failing:
-                    self._spool_failing = True
-                    log.warning(
-                        "Cannot write %s (%s): games wait in memory", self._spool.path, error
-                    )
-        to_disk_only = (
-            self._spool is not None
-            and not self._spool_failing
-            and (
-                self._backlog_from is not None
-                or len(self._unwritten) + len(batch) > self._max_in_memory
-            )
-        )
+                self._cannot_spool(error)
+        to_disk_only = self._spool is not None and not self._spool_failing and memory_full
         for _ in batch:
             game = self._queue.popleft()
             if not to_disk_only:
@@ -328,6 +328,7 @@ class RecordWriter:
                     self.written += await self._records.record_puzzles(attempts)
             except Exception as error:
                 self._failed(error)
+                await self._sync_spool()  # they wait: make them survive a power cut too
                 return
             self.on_write(time.perf_counter() - started)
             for game in batch:
@@ -345,6 +346,22 @@ class RecordWriter:
                 self._spooled = False
             except OSError as error:  # replaying games that are already written is harmless
                 log.debug("Could not empty %s: %s", self._spool.path, error)
+
+    def _cannot_spool(self, error: OSError) -> None:
+        # The games stay in memory and still go to the database; only a SIGKILL before then
+        # would lose them.
+        if not self._spool_failing:
+            self._spool_failing = True
+            assert self._spool is not None
+            log.warning("Cannot write %s (%s): games wait in memory", self._spool.path, error)
+
+    async def _sync_spool(self) -> None:
+        if self._spool is None or not self._spooled or self._spool_failing:
+            return
+        try:
+            await asyncio.to_thread(self._spool.sync)
+        except OSError as error:
+            self._cannot_spool(error)
 
     async def _read_backlog(self) -> None:
         """Bring the next games only the spool holds into memory (at most max_in_memory)."""

@@ -101,7 +101,7 @@ async def test_a_start_up_burst_of_servers_loads_with_one_query(cluster, tmp_pat
         if "server_settings" in statement:
             queries.append(statement)
 
-    engine = storage_of(again).engine.sync_engine
+    engine = storage_of(again).database.sync_engine
     event.listen(engine, "before_cursor_execute", note)
     await settled(again)  # the 300 GUILD_CREATEs of its start
     event.remove(engine, "before_cursor_execute", note)

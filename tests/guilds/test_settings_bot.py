@@ -433,8 +433,9 @@ async def through_modal_answer(member, card, setting: str, typed: str):
 
 async def drop_settings_table(storage: Storage) -> None:
     """The database refuses every save from now on, as a broken or full database would."""
-    async with storage.engine.begin() as connection:
-        await connection.exec_driver_sql("DROP TABLE server_settings")
+    await storage.database.run(
+        lambda connection: connection.exec_driver_sql("DROP TABLE server_settings"), write=True
+    )
 
 
 async def test_a_save_that_fails_changes_nothing_and_says_try_again(

@@ -36,8 +36,7 @@ async def storage(database_url):
 
 
 async def run(storage: Storage, work):
-    async with storage.engine.begin() as connection:
-        return await connection.run_sync(work)
+    return await storage.database.run(work, write=True)
 
 
 async def rows(storage: Storage) -> int:

@@ -313,7 +313,7 @@ async def test_sqlite_read_only(tmp_path, caplog):
             # that errors is forced read-only at once; that cannot be done from here): the
             # storage lets go of its idle connections first, and opens new ones on the
             # read-only filesystem.
-            await storage.engine.dispose()
+            await storage.database.release()
             remount(disk, "ro")
 
         async def read_write():

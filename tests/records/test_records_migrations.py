@@ -12,7 +12,7 @@ from sqlalchemy.engine import make_url
 
 from bot.core.game import AI
 from bot.records.sql.migrate import alembic_config
-from bot.records.sql.schema import metadata
+from bot.records.sql.schema import with_postgresql_options
 from bot.records.sql.storage import DatabaseAheadError, Storage, open_records
 from tests.support.records import ALICE, BOB, DRAW, GUILD, X_WINS, record
 
@@ -23,8 +23,7 @@ HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head() or ""
 
 
 async def run(storage: Storage, work):
-    async with storage.engine.begin() as connection:
-        return await connection.run_sync(work)
+    return await storage.database.run(work, write=True)
 
 
 def tables(connection) -> set[str]:
@@ -54,7 +53,9 @@ async def test_the_migrations_create_exactly_the_tables_the_code_describes(datab
     try:
         differences = await run(
             storage,
-            lambda connection: compare_metadata(MigrationContext.configure(connection), metadata),
+            lambda connection: compare_metadata(
+                MigrationContext.configure(connection), with_postgresql_options()
+            ),
         )
         assert differences == []
     finally:

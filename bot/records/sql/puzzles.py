@@ -1,5 +1,5 @@
 """Puzzle attempts in the records: the SQL of writing them (one transaction, like games) and of
-reading the puzzle ratings back (synchronous Core, run by `Storage` through `run_sync`).
+reading the puzzle ratings back (synchronous Core, run by `Storage` in one call).
 
 Each attempt is inserted by its id (a no-op the second time); only a newly inserted, rated
 attempt changes ratings: the player's and the puzzle's (Glicko-2, `rate_attempt`), from the rows
@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection, Table, func, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.records.api import Page, PuzzleAttempt, PuzzlePlayer, PuzzleStats, Rating, RatingRow
 from bot.records.rating import START, puzzle_start, rate_attempt
+from bot.records.sql import writing
 from bot.records.sql.paging import page_bounds
 from bot.records.sql.schema import (
     puzzle_attempt_row,
@@ -27,8 +27,7 @@ from bot.records.sql.schema import (
 
 
 def _insert(connection: Connection, table: Table) -> Any:
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-    return dialect.insert(table)
+    return writing.dialect_of(connection.dialect.name).insert(table)
 
 
 def _rating(row: Any) -> Rating:

@@ -1,5 +1,5 @@
 """The queries behind /stats and the leaderboards (synchronous Core, run by `Storage` in one
-read transaction through `run_sync`). They read aggregates, never count games; boards and ranks
+read transaction, in one call). They read aggregates, never count games; boards and ranks
 are range scans of the partial indexes in bot/records/sql/schema.py."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""`Records` on SQLAlchemy's async Core: SQLite (aiosqlite) by default, PostgreSQL (asyncpg)
-when several bot processes share one database or the disk does not last.
+"""`Records` on SQLAlchemy's Core: SQLite (the standard library's sqlite3, in a worker thread)
+by default, PostgreSQL (asyncpg) when several bot processes share one database or the disk does
+not last. Each transaction is one synchronous function run by `bot.records.sql.database`.
 
 Exactly once: a game's row is keyed by its board message's id and inserted with
 INSERT ... ON CONFLICT DO NOTHING RETURNING; the aggregates (players, bot_tallies, memberships)
@@ -27,13 +28,11 @@ import os
 import sys
 import time
 from collections.abc import Callable, Collection, Sequence
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from sqlalchemy import Connection, event, select
+from sqlalchemy import Connection, select
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from bot.core.server import ServerSettings
 from bot.records.api import (
@@ -51,6 +50,7 @@ from bot.records.api import (
 from bot.records.sql import puzzles as puzzle_sql
 from bot.records.sql import reading, writing
 from bot.records.sql import server_settings as settings_sql
+from bot.records.sql.database import Database, open_database
 from bot.records.sql.schema import game_record, games
 from bot.records.sql.url import UnsupportedDatabaseError, describe, parse_url, safe_url
 
@@ -71,7 +71,6 @@ DEFAULT_TIMEOUT = 10.0  # seconds: connecting, waiting for a lock, running one s
 MIGRATE_URL_VARIABLE = "TICTACTOE_MIGRATE_URL"
 MIGRATE_TIMEOUT_VARIABLE = "TICTACTOE_MIGRATE_TIMEOUT"
 MIGRATE_AHEAD_EXIT = 3
-_WRITE = "tictactoe_write"  # execution option: this transaction writes (SQLite: BEGIN IMMEDIATE)
 _RETRIES = 5
 _RETRYABLE_SQLSTATES = ("40001", "40P01")  # serialization failure, deadlock detected
 
@@ -139,7 +138,7 @@ class Storage:
         migrate_in_child: bool = False,
     ) -> None:
         self.url = parse_url(url)
-        self.engine = _create_engine(self.url, query_timeout)
+        self.database: Database = open_database(self.url, query_timeout)
         self._query_timeout = query_timeout
         # The bot migrates in a child process: Alembic (about 12 MB) then never loads into it.
         self._migrate_in_child = migrate_in_child
@@ -164,75 +163,54 @@ class Storage:
             else:
                 from bot.records.sql.migrate import upgrade  # Alembic, only when needed
 
-                async with self.engine.connect() as connection:
-                    await connection.execution_options(**{_WRITE: True})
-                    async with connection.begin():
-                        await connection.run_sync(upgrade)
+                await self.database.run(upgrade, write=True)
             self._migrated = True
 
     async def close(self) -> None:
-        await self.engine.dispose()
+        await self.database.close()
 
     # Writing
 
     async def record(self, games_: Sequence[GameRecord]) -> int:
         if not games_:
             return 0
-        return await self._write(lambda connection: writing.record(connection, games_))
+        return await self.write(lambda connection: writing.record(connection, games_))
 
     async def record_puzzles(self, attempts: Sequence[PuzzleAttempt]) -> int:
         if not attempts:
             return 0
-        return await self._write(lambda connection: puzzle_sql.record(connection, attempts))
+        return await self.write(lambda connection: puzzle_sql.record(connection, attempts))
 
     async def forget(self, user_id: int) -> int:
         if user_id == BOT_PLAYER:
             raise ValueError("the bot's own seat is not a person's data")
         try:
-            return await self._write(lambda connection: _forget(connection, user_id))
+            return await self.write(lambda connection: _forget(connection, user_id))
         except DRIVER_ERRORS as error:
             raise RecordsError(f"deleting a player's data failed: {describe(error)}") from error
 
     # Reading
 
     async def game(self, game_id: int) -> GameRecord | None:
-        async with self._read() as connection:
-            row = (
-                await connection.execute(select(games).where(games.c.game_id == game_id))
-            ).first()
-        return None if row is None else game_record(row._mapping)
+        return await self.read(lambda connection: _game(connection, game_id))
 
     async def stats(self, user_id: int, guild_id: int | None, recent: int = 5) -> PlayerStats:
-        async with self._read() as connection:
-            return await connection.run_sync(
-                lambda sync: reading.stats(sync, user_id, guild_id, recent)
-            )
+        return await self.read(lambda sync: reading.stats(sync, user_id, guild_id, recent))
 
     async def rating_board(self, guild_id: int | None, page: int, per_page: int) -> Page[RatingRow]:
-        async with self._read() as connection:
-            return await connection.run_sync(
-                lambda sync: reading.rating_board(sync, guild_id, page, per_page)
-            )
+        return await self.read(lambda sync: reading.rating_board(sync, guild_id, page, per_page))
 
     async def bot_board(self, guild_id: int | None, page: int, per_page: int) -> Page[BotRow]:
-        async with self._read() as connection:
-            return await connection.run_sync(
-                lambda sync: reading.bot_board(sync, guild_id, page, per_page)
-            )
+        return await self.read(lambda sync: reading.bot_board(sync, guild_id, page, per_page))
 
     async def puzzle_player(self, user_id: int, day: str) -> PuzzlePlayer:
-        async with self._read() as connection:
-            return await connection.run_sync(lambda sync: puzzle_sql.player(sync, user_id, day))
+        return await self.read(lambda sync: puzzle_sql.player(sync, user_id, day))
 
     async def puzzle_ratings(self) -> dict[str, Rating]:
-        async with self._read() as connection:
-            return await connection.run_sync(puzzle_sql.ratings)
+        return await self.read(puzzle_sql.ratings)
 
     async def puzzle_board(self, guild_id: int | None, page: int, per_page: int) -> Page[RatingRow]:
-        async with self._read() as connection:
-            return await connection.run_sync(
-                lambda sync: puzzle_sql.board(sync, guild_id, page, per_page)
-            )
+        return await self.read(lambda sync: puzzle_sql.board(sync, guild_id, page, per_page))
 
     # Server settings (bot/guilds): loaded as servers arrive, never on a click's path
 
@@ -242,81 +220,55 @@ class Storage:
     async def load_many_settings(self, guild_ids: Collection[int]) -> dict[int, ServerSettings]:
         if not guild_ids:
             return {}
-        async with self._read() as connection:
-            return await connection.run_sync(lambda sync: settings_sql.load(sync, guild_ids))
+        return await self.read(lambda sync: settings_sql.load(sync, guild_ids))
 
     async def save_settings(self, guild_id: int, settings: ServerSettings) -> None:
         now = time.time()
         try:
-            await self._write(lambda c: settings_sql.save(c, guild_id, settings, now))
+            await self.write(lambda c: settings_sql.save(c, guild_id, settings, now))
         except DRIVER_ERRORS as error:
             raise RecordsError(f"saving a server's settings failed: {describe(error)}") from error
 
     async def delete_settings(self, guild_id: int) -> None:
         try:
-            await self._write(lambda connection: settings_sql.delete_all(connection, (guild_id,)))
+            await self.write(lambda connection: settings_sql.delete_all(connection, (guild_id,)))
         except DRIVER_ERRORS as error:
             raise RecordsError(f"deleting a server's settings failed: {describe(error)}") from error
 
-    # Transactions
+    # Transactions: any storage on this database (another capability's tables too) runs its
+    # SQL as one synchronous function of a connection through these.
 
-    async def _write(self, work: Callable[[Connection], _T]) -> _T:
+    async def write(self, work: Callable[[Connection], _T]) -> _T:
+        """`work` in a write transaction on the migrated schema, retried on a deadlock or a
+        serialization failure; the driver's errors (DRIVER_ERRORS) as they are."""
         await self.migrate()
         for attempt in range(1, _RETRIES + 1):
-            async with self.engine.connect() as connection:
-                try:
-                    await connection.execution_options(**{_WRITE: True})
-                    async with connection.begin():
-                        return await connection.run_sync(work)
-                except DBAPIError as error:
-                    if attempt == _RETRIES or _sqlstate(error) not in _RETRYABLE_SQLSTATES:
-                        # The next try gets a new connection: this one may stay broken (an
-                        # SQLite file opened while its disk was read-only stays read-only).
-                        await connection.invalidate()
-                        raise
-                    log.debug("Retrying a write after %s", _sqlstate(error))
+            try:
+                return await self.database.run(work, write=True, keep=_retryable)
+            except DBAPIError as error:
+                if attempt == _RETRIES or not _retryable(error):
+                    raise
+                log.debug("Retrying a write after %s", _sqlstate(error))
         raise AssertionError("unreachable")
 
-    def _read(self) -> _ReadTransaction:
-        return _ReadTransaction(self)
+    async def read(self, work: Callable[[Connection], _T]) -> _T:
+        """`work` in a read-only transaction on the migrated schema (one consistent view for
+        the several queries of a stats card); a database in trouble raises RecordsError."""
+        try:
+            await self.migrate()
+            return await self.database.run(work)
+        except DRIVER_ERRORS as error:
+            raise RecordsError(f"reading the records failed: {describe(error)}") from error
+
+
+def _game(connection: Connection, game_id: int) -> GameRecord | None:
+    row = connection.execute(select(games).where(games.c.game_id == game_id)).first()
+    return None if row is None else game_record(row._mapping)
 
 
 def _forget(connection: Connection, user_id: int) -> int:
     puzzle_sql.forget(connection, user_id)
     return writing.forget(connection, user_id)
-
-
-class _ReadTransaction:
-    """A read-only transaction: one consistent view for the several queries of a stats card."""
-
-    def __init__(self, storage: Storage) -> None:
-        self._storage = storage
-        self._connection: AsyncConnection | None = None
-
-    async def __aenter__(self) -> AsyncConnection:
-        try:
-            await self._storage.migrate()
-            self._connection = await self._storage.engine.connect()
-            await self._connection.begin()
-        except DRIVER_ERRORS as error:
-            if self._connection is not None:
-                await self._connection.close()
-            raise RecordsError(f"reading the records failed: {describe(error)}") from error
-        return self._connection
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, error: BaseException | None, *_: object
-    ) -> None:
-        assert self._connection is not None
-        try:
-            if exc_type is not None and issubclass(exc_type, DBAPIError):
-                await self._connection.invalidate()  # as in Storage._write
-            else:
-                await self._connection.rollback()
-        finally:
-            await self._connection.close()
-        if isinstance(error, DRIVER_ERRORS):
-            raise RecordsError(f"reading the records failed: {describe(error)}") from error
 
 
 async def migrate_in_child(url: URL, query_timeout: float) -> None:
@@ -351,45 +303,5 @@ def _sqlstate(error: DBAPIError) -> str | None:
     return getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
 
 
-def _create_engine(url: URL, timeout: float) -> AsyncEngine:
-    if url.get_backend_name() == "postgresql":
-        milliseconds = str(round(timeout * 1000))
-        return create_async_engine(
-            url,
-            pool_pre_ping=True,  # a server restarted since: find out before a query fails
-            connect_args={
-                "timeout": timeout,
-                "command_timeout": timeout * 2,  # a server that stopped answering at all
-                "server_settings": {
-                    "application_name": "tictactoe-bot",
-                    "statement_timeout": milliseconds,
-                    "lock_timeout": milliseconds,
-                },
-            },
-        )
-    database = url.database or ""
-    if database != ":memory:" and not database.startswith("file:"):
-        Path(database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_async_engine(url, connect_args={"timeout": timeout})
-
-    @event.listens_for(engine.sync_engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: object) -> None:
-        # Transactions are begun below, not by the driver, so that writers can BEGIN IMMEDIATE.
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        try:
-            # Readers never wait for the writer (persistent: the first connection sets it).
-            cursor.execute("PRAGMA journal_mode=WAL")
-        except Exception as error:  # a read-only or full file: writes will say so
-            log.debug("Could not switch SQLite to WAL: %s", error)
-        finally:
-            cursor.close()
-
-    @event.listens_for(engine.sync_engine, "begin")
-    def _on_begin(connection: Connection) -> None:
-        # A writer takes the write lock at once: two writers that both start by reading would
-        # otherwise deadlock when both try to write (SQLITE_BUSY without waiting).
-        writes = connection.get_execution_options().get(_WRITE)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
-
-    return engine
+def _retryable(error: DBAPIError) -> bool:
+    return _sqlstate(error) in _RETRYABLE_SQLSTATES

@@ -26,8 +26,9 @@ def safe_url(url: str | URL) -> str:
 
 
 def parse_url(url: str | URL) -> URL:
-    """The URL if it names SQLite through aiosqlite or PostgreSQL through asyncpg; otherwise
-    UnsupportedDatabaseError saying what to write instead."""
+    """The URL if it names SQLite as sqlite+aiosqlite (the bot opens the file with the standard
+    library's sqlite3: the name stays what DATABASE_URL has always said) or PostgreSQL through
+    asyncpg; otherwise UnsupportedDatabaseError saying what to write instead."""
     try:
         parsed = make_url(url)
     except ArgumentError:

@@ -1,14 +1,31 @@
 """Recording games and forgetting players: the SQL of one write transaction (synchronous
-Core, run by `Storage` through `run_sync`). See bot/records/sql/storage.py for the exactly-once
-design this implements."""
+Core, run by `Storage` in one call). See bot/records/sql/storage.py for the exactly-once
+design this implements.
+
+Every statement is built once (per dialect where the INSERT's ON CONFLICT is the dialect's own)
+and run with the rows as parameters: SQLAlchemy then finds it compiled in its cache, where a
+multi-row `.values([...])` is a new statement to build and compile on every batch (two thirds
+of a game's SQL work, docs/performance.md)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Table, bindparam, delete, func, or_, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import (
+    Connection,
+    Delete,
+    Executable,
+    Update,
+    bindparam,
+    delete,
+    func,
+    or_,
+    select,
+    update,
+)
 
 from bot.records.api import BOT_PLAYER, GameRecord
 from bot.records.sql.counting import MEMBER_COLUMNS, PLAYER_COLUMNS, count_game
@@ -23,14 +40,97 @@ from bot.records.sql.schema import (
     shows_on_bot_board,
 )
 
-_CHUNK = 500  # rows per multi-row INSERT (15 columns: well under either driver's parameter cap)
+_CHUNK = 500  # ids per SELECT ... IN (well under either driver's parameter cap)
 
 _T = TypeVar("_T")
 
+# The statements every dialect shares, bound by name.
+_UPDATE_PLAYERS = (
+    update(players)
+    .where(players.c.user_id == bindparam("b_user_id"))
+    .values({name: bindparam(f"b_{name}") for name in PLAYER_COLUMNS})
+)
+_UPDATE_MEMBERSHIPS = (
+    update(memberships)
+    .where(memberships.c.user_id == bindparam("b_user_id"))
+    .values({name: bindparam(f"b_{name}") for name in MEMBER_COLUMNS})
+)
+_LOCK_PLAYERS = (
+    select(players)
+    .where(players.c.user_id.in_(bindparam("user_ids", expanding=True)))
+    .order_by(players.c.user_id)
+    .with_for_update()
+)
+_MEMBERSHIPS_OF = select(memberships.c.guild_id, memberships.c.user_id).where(
+    memberships.c.user_id.in_(bindparam("user_ids", expanding=True))
+)
+# Forgetting a player (rare: built once all the same, for one shape throughout).
+_PLAYER = select(players).where(players.c.user_id == bindparam("user_id")).with_for_update()
+_GUILDS_OF = select(memberships.c.guild_id).where(memberships.c.user_id == bindparam("user_id"))
+_GAMES_NAMING = (
+    select(func.count())
+    .select_from(games)
+    .where(or_(games.c.x_player == bindparam("user_id"), games.c.o_player == bindparam("user_id")))
+)
+_UNNAME: tuple[Update, ...] = tuple(
+    update(games).where(column == bindparam("user_id")).values({column.name: None})
+    for column in (games.c.x_player, games.c.o_player)
+)
+_DELETE: tuple[Delete, ...] = tuple(
+    delete(table).where(table.c.user_id == bindparam("user_id"))
+    for table in (bot_tallies, memberships, players)
+)
 
-def _insert(connection: Connection, table: Table) -> Any:
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-    return dialect.insert(table)
+
+_TALLY_COLUMNS = ("wins", "draws", "losses")
+_SIZE_COLUMNS = ("rated", "vs_bot")
+
+
+@dataclass(frozen=True)
+class _Inserts:
+    """A dialect's INSERT ... ON CONFLICT statements."""
+
+    games: Executable  # RETURNING the ids it inserted
+    players: Executable
+    memberships: Executable  # RETURNING the (guild, user) pairs it inserted
+    bot_tallies: Executable  # adds to the tallies there
+    board_sizes: Executable  # adds to the sizes there
+
+
+@functools.cache
+def _inserts(dialect_name: str) -> _Inserts:
+    dialect = dialect_of(dialect_name)
+    tallies = dialect.insert(bot_tallies)
+    sizes = dialect.insert(board_sizes)
+    return _Inserts(
+        games=dialect.insert(games)
+        .on_conflict_do_nothing(index_elements=[games.c.game_id])
+        .returning(games.c.game_id),
+        players=dialect.insert(players).on_conflict_do_nothing(index_elements=[players.c.user_id]),
+        memberships=dialect.insert(memberships)
+        .on_conflict_do_nothing(index_elements=[memberships.c.guild_id, memberships.c.user_id])
+        .returning(memberships.c.guild_id, memberships.c.user_id),
+        bot_tallies=tallies.on_conflict_do_update(
+            index_elements=[bot_tallies.c.user_id, bot_tallies.c.level],
+            set_={name: bot_tallies.c[name] + tallies.excluded[name] for name in _TALLY_COLUMNS},
+        ),
+        board_sizes=sizes.on_conflict_do_update(
+            index_elements=[board_sizes.c.guild_id],
+            set_={name: board_sizes.c[name] + sizes.excluded[name] for name in _SIZE_COLUMNS},
+        ),
+    )
+
+
+def dialect_of(name: str) -> Any:
+    """The dialect's module, for its INSERT ... ON CONFLICT (imported for the database in use:
+    a SQLite bot never loads PostgreSQL's)."""
+    if name == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
+        return postgresql
+    from sqlalchemy.dialects import sqlite
+
+    return sqlite
 
 
 def _chunks(items: Sequence[_T], size: int = _CHUNK) -> Iterator[Sequence[_T]]:
@@ -41,25 +141,18 @@ def _chunks(items: Sequence[_T], size: int = _CHUNK) -> Iterator[Sequence[_T]]:
 def record(connection: Connection, batch: Sequence[GameRecord]) -> int:
     # Games in id order: concurrent writers meet on the same rows in the same order.
     ordered = sorted({game.game_id: game for game in batch}.values(), key=lambda g: g.game_id)
-    new_ids: set[int] = set()
-    for chunk in _chunks(ordered):
-        statement = (
-            _insert(connection, games)
-            .values([game_row(game) for game in chunk])
-            .on_conflict_do_nothing(index_elements=[games.c.game_id])
-            .returning(games.c.game_id)
-        )
-        new_ids.update(connection.execute(statement).scalars())
+    inserts = _inserts(connection.dialect.name)
+    new_ids = set(connection.execute(inserts.games, [game_row(game) for game in ordered]).scalars())
     counted = sorted(
         (game for game in ordered if game.game_id in new_ids and game.counted),
         key=lambda game: (game.ended_at, game.game_id),
     )
     if counted:
-        _count_games(connection, counted)
+        _count_games(connection, inserts, counted)
     return len(new_ids)
 
 
-def _count_games(connection: Connection, counted: Sequence[GameRecord]) -> None:
+def _count_games(connection: Connection, inserts: _Inserts, counted: Sequence[GameRecord]) -> None:
     people = sorted(
         {
             player
@@ -70,20 +163,10 @@ def _count_games(connection: Connection, counted: Sequence[GameRecord]) -> None:
     )
     if not people:
         return
-    for chunk in _chunks(people):
-        connection.execute(
-            _insert(connection, players)
-            .values([{"user_id": user_id} for user_id in chunk])
-            .on_conflict_do_nothing(index_elements=[players.c.user_id])
-        )
+    connection.execute(inserts.players, [{"user_id": user_id} for user_id in people])
     states: dict[int, dict[str, Any]] = {}
     for chunk in _chunks(people):
-        rows = connection.execute(
-            select(players)
-            .where(players.c.user_id.in_(chunk))
-            .order_by(players.c.user_id)
-            .with_for_update()
-        ).mappings()
+        rows = connection.execute(_LOCK_PLAYERS, {"user_ids": chunk}).mappings()
         states.update({row["user_id"]: dict(row) for row in rows})
     before = {user_id: _on_boards(state) for user_id, state in states.items()}
     tallies: dict[tuple[int, str], list[int]] = {}
@@ -97,41 +180,27 @@ def _count_games(connection: Connection, counted: Sequence[GameRecord]) -> None:
                 if player is not None and player != BOT_PLAYER
             )
     connection.execute(
-        update(players)
-        .where(players.c.user_id == bindparam("b_user_id"))
-        .values({name: bindparam(f"b_{name}") for name in PLAYER_COLUMNS}),
+        _UPDATE_PLAYERS,
         [{f"b_{name}": value for name, value in states[user_id].items()} for user_id in people],
     )
     if tallies:
-        insert = _insert(connection, bot_tallies)
         connection.execute(
-            insert.values(
-                [
-                    {"user_id": user_id, "level": level, "wins": w, "draws": d, "losses": lo}
-                    for (user_id, level), (w, d, lo) in sorted(tallies.items())
-                ]
-            ).on_conflict_do_update(
-                index_elements=[bot_tallies.c.user_id, bot_tallies.c.level],
-                set_={
-                    name: bot_tallies.c[name] + insert.excluded[name]
-                    for name in ("wins", "draws", "losses")
-                },
-            )
+            inserts.bot_tallies,
+            [
+                {"user_id": user_id, "level": level, "wins": w, "draws": d, "losses": lo}
+                for (user_id, level), (w, d, lo) in sorted(tallies.items())
+            ],
         )
     new_members: set[tuple[int, int]] = set()
-    for pairs in _chunks(sorted(joined)):
+    if joined:
         inserted = connection.execute(
-            _insert(connection, memberships)
-            .values([{"guild_id": guild_id, "user_id": user_id} for guild_id, user_id in pairs])
-            .on_conflict_do_nothing(index_elements=[memberships.c.guild_id, memberships.c.user_id])
-            .returning(memberships.c.guild_id, memberships.c.user_id)
+            inserts.memberships,
+            [{"guild_id": guild_id, "user_id": user_id} for guild_id, user_id in sorted(joined)],
         )
         new_members.update((guild_id, user_id) for guild_id, user_id in inserted)
-    _resize_boards(connection, before, states, new_members)
+    _resize_boards(connection, inserts, before, states, new_members)
     connection.execute(
-        update(memberships)
-        .where(memberships.c.user_id == bindparam("b_user_id"))
-        .values({name: bindparam(f"b_{name}") for name in MEMBER_COLUMNS}),
+        _UPDATE_MEMBERSHIPS,
         [
             {f"b_{name}": states[user_id][name] for name in ("user_id", *MEMBER_COLUMNS)}
             for user_id in people
@@ -146,6 +215,7 @@ def _on_boards(state: dict[str, Any]) -> tuple[int, int]:
 
 def _resize_boards(
     connection: Connection,
+    inserts: _Inserts,
     before: dict[int, tuple[int, int]],
     states: dict[int, dict[str, Any]],
     new_members: set[tuple[int, int]],
@@ -167,58 +237,36 @@ def _resize_boards(
             grow(EVERYONE, *changed[user_id])
     for guild_id, user_id in new_members:
         grow(guild_id, *_on_boards(states[user_id]))
-    if changed:
-        for guild_id, user_id in connection.execute(
-            select(memberships.c.guild_id, memberships.c.user_id).where(
-                memberships.c.user_id.in_(sorted(changed))
-            )
-        ):
+    for chunk in _chunks(sorted(changed)):
+        for guild_id, user_id in connection.execute(_MEMBERSHIPS_OF, {"user_ids": chunk}):
             if (guild_id, user_id) not in new_members:
                 grow(guild_id, *changed[user_id])
-    _add_sizes(connection, sizes)
+    _add_sizes(connection, inserts, sizes)
 
 
-def _add_sizes(connection: Connection, sizes: dict[int, list[int]]) -> None:
-    if not sizes:
-        return
-    insert = _insert(connection, board_sizes)
-    connection.execute(
-        insert.values(
+def _add_sizes(connection: Connection, inserts: _Inserts, sizes: dict[int, list[int]]) -> None:
+    if sizes:
+        connection.execute(
+            inserts.board_sizes,
             [
                 {"guild_id": guild_id, "rated": rated, "vs_bot": vs_bot}
                 for guild_id, (rated, vs_bot) in sorted(sizes.items())
-            ]
-        ).on_conflict_do_update(
-            index_elements=[board_sizes.c.guild_id],
-            set_={
-                name: board_sizes.c[name] + insert.excluded[name] for name in ("rated", "vs_bot")
-            },
+            ],
         )
-    )
 
 
 def forget(connection: Connection, user_id: int) -> int:
-    row = (
-        connection.execute(select(players).where(players.c.user_id == user_id).with_for_update())
-        .mappings()
-        .first()
-    )
+    by_id = {"user_id": user_id}
+    row = connection.execute(_PLAYER, by_id).mappings().first()
     if row is not None:
         rated, vs_bot = _on_boards(dict(row))
-        guilds = connection.execute(
-            select(memberships.c.guild_id).where(memberships.c.user_id == user_id)
-        ).scalars()
+        guilds = connection.execute(_GUILDS_OF, by_id).scalars()
         _add_sizes(
             connection,
+            _inserts(connection.dialect.name),
             {guild_id: [-rated, -vs_bot] for guild_id in [EVERYONE, *guilds] if rated or vs_bot},
         )
-    named = connection.execute(
-        select(func.count())
-        .select_from(games)
-        .where(or_(games.c.x_player == user_id, games.c.o_player == user_id))
-    ).scalar_one()
-    connection.execute(update(games).where(games.c.x_player == user_id).values(x_player=None))
-    connection.execute(update(games).where(games.c.o_player == user_id).values(o_player=None))
-    for table in (bot_tallies, memberships, players):
-        connection.execute(delete(table).where(table.c.user_id == user_id))
+    named = connection.execute(_GAMES_NAMING, by_id).scalar_one()
+    for statement in (*_UNNAME, *_DELETE):
+        connection.execute(statement, by_id)
     return int(named)

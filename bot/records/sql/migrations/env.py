@@ -8,15 +8,16 @@ import asyncio
 
 from alembic import context
 from sqlalchemy import Connection
-from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot.records.sql.schema import metadata
+from bot.records.sql.database import open_database
+from bot.records.sql.schema import with_postgresql_options
+from bot.records.sql.url import parse_url
 
 
 def run_migrations(connection: Connection) -> None:
     context.configure(
         connection=connection,
-        target_metadata=metadata,
+        target_metadata=with_postgresql_options(),
         render_as_batch=connection.dialect.name == "sqlite",  # SQLite alters by copying
         compare_type=True,
     )
@@ -25,12 +26,11 @@ def run_migrations(connection: Connection) -> None:
 
 
 async def run_on_url(url: str) -> None:
-    engine = create_async_engine(url)
+    database = open_database(parse_url(url), timeout=10.0)
     try:
-        async with engine.begin() as connection:
-            await connection.run_sync(run_migrations)
+        await database.run(run_migrations, write=True)
     finally:
-        await engine.dispose()
+        await database.close()
 
 
 connection = context.config.attributes.get("connection")
