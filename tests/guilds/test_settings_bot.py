@@ -20,6 +20,7 @@ from bot.core.server import (
     Mark,
     ServerSettings,
 )
+from bot.ops.metrics import Metrics
 from bot.records.sql.storage import Storage, open_records
 from bot.settings import Settings
 
@@ -31,7 +32,9 @@ SELECTS = {"difficulty", "turn_timeout", "challenge_cooldown"}
 
 def make_settings_bot(storage: Storage | None) -> TicTacToeBot:
     settings = Settings(token="not-a-real-token", game_timeout_seconds=600, shard_count=1)
-    return TicTacToeBot(settings, rng=random.Random(0), records=storage)
+    return TicTacToeBot(
+        settings, rng=random.Random(0), records=storage, metrics=Metrics(exported=True)
+    )
 
 
 @pytest.fixture

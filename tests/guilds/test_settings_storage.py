@@ -85,11 +85,11 @@ async def test_thousands_of_servers_load_in_a_few_queries(storage):
         if statement.lstrip().upper().startswith("SELECT") and "server_settings" in statement:
             selects.append(statement)
 
-    event.listen(storage.engine.sync_engine, "before_cursor_execute", note)
+    event.listen(storage.database.sync_engine, "before_cursor_execute", note)
     try:
         loaded = await storage.load_many_settings(guilds)
     finally:
-        event.remove(storage.engine.sync_engine, "before_cursor_execute", note)
+        event.remove(storage.database.sync_engine, "before_cursor_execute", note)
     assert loaded == configured
     assert len(selects) <= 6  # 5,000 servers, up to 900 to a query
     assert await storage.load_many_settings([]) == {}

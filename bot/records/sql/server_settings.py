@@ -13,10 +13,10 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from sqlalchemy import Connection, delete, select
-from sqlalchemy.dialects import postgresql, sqlite
 
 from bot.core.server import Mark, ServerSettings, SettingError
 from bot.records.sql.schema import server_settings
+from bot.records.sql.writing import dialect_of
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +43,7 @@ def load(connection: Connection, guild_ids: Collection[int]) -> dict[int, Server
 def save(connection: Connection, guild_id: int, settings: ServerSettings, now: float) -> None:
     """Insert or replace the server's row: saving the same settings twice leaves one row."""
     row = settings_row(guild_id, settings, now)
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-    insert = dialect.insert(server_settings).values(row)
+    insert = dialect_of(connection.dialect.name).insert(server_settings).values(row)
     connection.execute(
         insert.on_conflict_do_update(
             index_elements=[server_settings.c.guild_id],
