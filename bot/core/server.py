@@ -9,7 +9,7 @@ and a running game keeps what it started with.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import tictactoe as ttt
 
@@ -43,6 +43,10 @@ class Mark:
     text: str  # the standard emoji, or the custom emoji's name
     emoji_id: int | None = None
     animated: bool = False
+    # What equality compares, and its hash, worked out once: boards' caches are keyed by looks,
+    # so a click hashes and compares marks several times.
+    _identity: tuple[str | int, bool] = field(init=False, repr=False)
+    _hash: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.text:
@@ -51,17 +55,19 @@ class Mark:
             raise SettingError("a custom emoji id is out of range")
         if self.animated and self.emoji_id is None:
             raise SettingError("only a custom emoji can be animated")
-
-    def _identity(self) -> tuple[str | int, bool]:
-        return (self.text if self.emoji_id is None else self.emoji_id), self.animated
+        identity = (self.text if self.emoji_id is None else self.emoji_id), self.animated
+        object.__setattr__(self, "_identity", identity)
+        object.__setattr__(self, "_hash", hash(identity))
 
     def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
         if not isinstance(other, Mark):
             return NotImplemented
-        return self._identity() == other._identity()
+        return self._identity == other._identity
 
     def __hash__(self) -> int:
-        return hash(self._identity())
+        return self._hash
 
     @property
     def is_custom(self) -> bool:
@@ -83,7 +89,7 @@ class Mark:
         return f"<{'a' if self.animated else ''}:{PLACEHOLDER_EMOJI_NAME}:{self.emoji_id}>"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Look:
     """What a board carries of its server's settings: its turn timeout and its marks' emoji.
     None everywhere: the bot's defaults (GAME_TIMEOUT_SECONDS, the letters)."""
@@ -91,10 +97,22 @@ class Look:
     timeout: int | None = None  # seconds
     x: Mark | None = None
     o: Mark | None = None
+    _hash: int = field(init=False, repr=False)  # worked out once, as Mark's
 
     def __post_init__(self) -> None:
         if self.timeout is not None and self.timeout not in TURN_TIMEOUT_CHOICES:
             raise SettingError(f"turn timeout {self.timeout!r} is not one of the choices")
+        object.__setattr__(self, "_hash", hash((self.timeout, self.x, self.o)))
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Look):
+            return NotImplemented
+        return (self.timeout, self.x, self.o) == (other.timeout, other.x, other.o)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def is_default(self) -> bool:
