@@ -4,11 +4,15 @@ taking turns: one where no server set anything, one where every server has /sett
 
     python benchmarks/settings_cost.py                   # 2,000 games, 5 paired runs
     python benchmarks/settings_cost.py --games 500 --repeat 3
+    python benchmarks/settings_cost.py --marks           # X and O shown as emoji too
 
 The same harness as bot_load.py (fake_discord/, discord.py's own gateway parser and HTTP stack,
 no socket); the same figure: thread CPU from feeding a click's gateway frame to the answer
 reaching the transport. Target: the bot with settings within 2% of the one without (median of
-the paired runs' mean CPU per click). A benchmark, not a test: it prints figures and PASS/FAIL
+the paired runs' mean CPU per click). With --marks the settings also show X and O as emoji:
+every board message is then larger (an emoji object per marked cell, longer custom_ids), which
+discord.py parses on every click as it would for any bot's emoji buttons; reported against the
+same target. A benchmark, not a test: it prints figures and PASS/FAIL
 against the target, and exits 0.
 """
 
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import gc
 import statistics
 import sys
@@ -34,28 +39,29 @@ IN_FORCE = ServerSettings(
     games_per_channel=10,
     difficulty="impossible",  # the same level as the other bot plays, so the games match
     turn_timeout=600,
-    x_emoji=Mark("❌"),
-    o_emoji=Mark("⭕"),
     challenge_cooldown=60,
 )
+WITH_MARKS = dataclasses.replace(IN_FORCE, x_emoji=Mark("❌"), o_emoji=Mark("⭕"))
 
 
-def put_settings(world: World) -> None:
+def put_settings(world: World, settings: ServerSettings = IN_FORCE) -> None:
     bot = world.harness.bot
     assert isinstance(bot, TicTacToeBot)
     for guild_id in {channel.guild_id for channel in world.channels}:
         assert guild_id is not None
-        bot.server_settings.put(guild_id, IN_FORCE)
+        bot.server_settings.put(guild_id, settings)
 
 
-async def run_paired(n: int, channels_per_guild: int) -> tuple[Clicks, Clicks, int]:
+async def run_paired(
+    n: int, channels_per_guild: int, settings: ServerSettings
+) -> tuple[Clicks, Clicks, int]:
     """One run: both bots' N games started, then played to the end, a click of each in turn."""
     plain = await make_world(n, channels_per_guild, None)
     configured: World | None = None
     try:
         await start_games(plain)
         configured = await make_world(n, channels_per_guild, None)
-        put_settings(configured)
+        put_settings(configured, settings)
         await start_games(configured)
         gc.collect()
         plain_clicks, configured_clicks = Clicks(), Clicks()
@@ -75,13 +81,14 @@ async def run_paired(n: int, channels_per_guild: int) -> tuple[Clicks, Clicks, i
 
 async def main_async(args: argparse.Namespace) -> int:
     print(machine())
+    settings = WITH_MARKS if args.marks else IN_FORCE
     print(
         f"{args.games} games per bot, servers of {args.channels_per_guild} channels, "
-        f"{args.repeat} paired runs"
+        f"{args.repeat} paired runs; in force: {settings}"
     )
     ratios, plain_us, configured_us = [], [], []
     for run in range(1, args.repeat + 1):
-        plain, configured, errors = await run_paired(args.games, args.channels_per_guild)
+        plain, configured, errors = await run_paired(args.games, args.channels_per_guild, settings)
         plain_mean = statistics.fmean(plain.to_transport) * 1e6
         configured_mean = statistics.fmean(configured.to_transport) * 1e6
         ratios.append(configured_mean / plain_mean)
@@ -109,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--channels-per-guild", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--marks", action="store_true", help="X and O shown as emoji too")
     return asyncio.run(main_async(parser.parse_args(argv)))
 
 

@@ -213,14 +213,19 @@ def decode(custom_id: str) -> Click:
     if len(custom_id) > MAX_CUSTOM_ID_LENGTH:
         raise CodecError("custom_id is too long")
     try:
+        # A look adds three parts: ids with 8 colons or more carry one (a game's have 10, a
+        # challenge's 8; without a look 7 and 5; the oldest 6 and 4), so each id is matched
+        # against the patterns it can fit only.
+        if custom_id.count(":") >= 8:
+            if match := _GAME_LOOK_ID.fullmatch(custom_id):
+                return _click(match["verb"], _game(match, _look(match)), match["state"])
+            if match := _CHALLENGE_LOOK_ID.fullmatch(custom_id):
+                return _click(match["verb"], _challenge_of(match, _look(match)), match["state"])
+            raise CodecError(f"not a tic-tac-toe button: {custom_id!r}")
         if match := _GAME_ID.fullmatch(custom_id):
             return _click(match["verb"], _game(match, DEFAULT_LOOK), match["state"])
-        if match := _GAME_LOOK_ID.fullmatch(custom_id):
-            return _click(match["verb"], _game(match, _look(match)), match["state"])
         if match := _CHALLENGE_ID.fullmatch(custom_id):
             return _click(match["verb"], _challenge_of(match, DEFAULT_LOOK), match["state"])
-        if match := _CHALLENGE_LOOK_ID.fullmatch(custom_id):
-            return _click(match["verb"], _challenge_of(match, _look(match)), match["state"])
         if match := _LEGACY_GAME_ID.fullmatch(custom_id):
             game = _decode_legacy_game(match)
             return _click(match["verb"], game, state_key(game))

@@ -8,6 +8,7 @@ to build per board and made discord.py rebuild the clicked message as a View on 
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from bot.core.server import PLACEHOLDER_EMOJI_NAME, Mark
@@ -51,9 +52,16 @@ def partial_emoji(emoji: str | Mark) -> Component:
     name too, any name: a board knows only the id)."""
     if isinstance(emoji, str):
         return {"name": emoji}
-    if emoji.emoji_id is None:
-        return {"name": emoji.text}
-    return {"id": str(emoji.emoji_id), "name": PLACEHOLDER_EMOJI_NAME, "animated": emoji.animated}
+    return dict(_mark_emoji(emoji))
+
+
+@functools.lru_cache(maxsize=512)
+def _mark_emoji(mark: Mark) -> Component:
+    """A mark's emoji object, built once per mark. Shared by every board that shows it:
+    payloads are only serialised, never changed."""
+    if mark.emoji_id is None:
+        return {"name": mark.text}
+    return {"id": str(mark.emoji_id), "name": PLACEHOLDER_EMOJI_NAME, "animated": mark.animated}
 
 
 def row(specs: tuple[ButtonSpec, ...]) -> Component:
@@ -101,7 +109,7 @@ def _cell_rows(cells: Cells) -> list[Component]:
                 "type": BUTTON,
                 "style": int(style),
                 "custom_id": custom_id,
-                "emoji": partial_emoji(emoji),
+                "emoji": _mark_emoji(emoji),
             }
             for custom_id, style, label, emoji in zip(
                 cells.custom_ids, cells.styles, cells.labels, cells.emojis, strict=True
