@@ -13,6 +13,8 @@ import logging
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import discord
+from discord import app_commands
+from discord.app_commands import locale_str
 from discord.http import MultipartParameters
 from discord.webhook.async_ import async_context
 
@@ -32,6 +34,14 @@ if TYPE_CHECKING:
 Interaction: TypeAlias = "discord.Interaction[TicTacToeBot]"
 
 log = logging.getLogger(__name__)
+
+# The levels as /tictactoe and /settings offer them (one list: the same words in the catalogs).
+DIFFICULTY_CHOICES = [
+    app_commands.Choice(name=locale_str("Easy — makes plenty of mistakes"), value="easy"),
+    app_commands.Choice(name=locale_str("Medium — sees two moves ahead"), value="medium"),
+    app_commands.Choice(name=locale_str("Hard — slips now and then"), value="hard"),
+    app_commands.Choice(name=locale_str("Impossible — never loses"), value="impossible"),
+]
 
 
 class _Prebuilt:

@@ -70,10 +70,6 @@ class Mark:
         return self._hash
 
     @property
-    def is_custom(self) -> bool:
-        return self.emoji_id is not None
-
-    @property
     def markdown(self) -> str:
         """As message text shows it: `<:name:id>` (or `<a:…>`), or the emoji itself."""
         if self.emoji_id is None:
@@ -121,13 +117,6 @@ class Look:
     def mark(self, mark: str) -> Mark | None:
         return self.x if mark == ttt.X else self.o
 
-    def without_emoji(self, emoji_id: int) -> Look:
-        """This look with a custom emoji that is gone (deleted from its server) back to the
-        letter."""
-        x = None if self.x is not None and self.x.emoji_id == emoji_id else self.x
-        o = None if self.o is not None and self.o.emoji_id == emoji_id else self.o
-        return Look(self.timeout, x, o)
-
     def with_emoji_that_exist(self, exists: Callable[[int], bool]) -> Look:
         """This look with every custom emoji for which `exists(emoji_id)` is false (deleted
         from its server, or out of the bot's reach) back to the letter; standard emoji stay.
@@ -138,9 +127,6 @@ class Look:
         if self.timeout is None and x is None and o is None:
             return DEFAULT_LOOK  # the one most boards share (codec.state_key checks for it first)
         return Look(self.timeout, x, o)
-
-    def custom_emoji_ids(self) -> tuple[int, ...]:
-        return tuple(m.emoji_id for m in (self.x, self.o) if m is not None and m.emoji_id)
 
 
 def _kept(mark: Mark | None, exists: Callable[[int], bool]) -> Mark | None:

@@ -36,7 +36,7 @@ from bot.core.policy import (
     decide_click,
     idle_seconds,
 )
-from bot.core.server import DEFAULT_SETTINGS, Look, ServerSettings
+from bot.core.server import DEFAULT_LOOK, DEFAULT_SETTINGS, Look, ServerSettings
 from bot.game import controls, starting
 from bot.game.delivery import Delivery, Landed, landed
 from bot.game.expiry import Expiry
@@ -51,7 +51,7 @@ from bot.game.interactions import (
 )
 from bot.ops.metrics import Metrics
 from bot.ops.shards import EVENT_SHARD, shard_of
-from bot.ui import apologise, release, tell, update_message
+from bot.ui import DIFFICULTY_CHOICES, apologise, release, tell, update_message
 from bot.view.board import render_state
 from bot.view.replies import (
     render_raced,
@@ -162,12 +162,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             app_commands.Choice(name=locale_str("O — the other side moves first"), value="O"),
             app_commands.Choice(name=locale_str("Random"), value="random"),
         ],
-        difficulty=[
-            app_commands.Choice(name=locale_str("Easy — makes plenty of mistakes"), value="easy"),
-            app_commands.Choice(name=locale_str("Medium — sees two moves ahead"), value="medium"),
-            app_commands.Choice(name=locale_str("Hard — slips now and then"), value="hard"),
-            app_commands.Choice(name=locale_str("Impossible — never loses"), value="impossible"),
-        ],
+        difficulty=DIFFICULTY_CHOICES,
     )
     async def tictactoe(
         self,
@@ -237,9 +232,9 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             await self.refuse(interaction, Refuse(Refusal.INVALID), None)
             return
         state = click.state
-        if not state.look.is_default and state.look.custom_emoji_ids():
+        if state.look is not DEFAULT_LOOK:
             look = self.usable_look(state.look)
-            if look != state.look:  # an emoji deleted from the server: back to letters
+            if look is not state.look:  # an emoji deleted from the server: back to letters
                 click = click._replace(state=dataclasses.replace(state, look=look))
         if click.verb is codec.Verb.CONFIRM_RESIGN:
             # Pressed on the private question, not on the board: find the board's game.

@@ -68,13 +68,14 @@ async def start(
         state = Game.start(x_player, o_player, level, cog.rng, locale, look)
     else:
         state = Challenge(user.id, opponent.id, mark, locale, look)
-    await post(cog, interaction, state, private=private)
+    await post(cog, interaction, state, scope, private=private)
 
 
-async def post(cog: TicTacToeCog, interaction: Interaction, state: State, *, private: bool) -> None:
+async def post(
+    cog: TicTacToeCog, interaction: Interaction, state: State, scope: int, *, private: bool
+) -> None:
     """Answer with a new message showing `state`, and hold the channel for it (or, for a
     board only its player sees, that player's own slot)."""
-    scope = scope_id(interaction, private)
     board = board_of(scope, state.players)
     idle = idle_seconds(state, cog.game_timeout)
     claim = cog.live_entry(interaction, codec.state_key(state), idle)

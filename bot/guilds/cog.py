@@ -27,7 +27,15 @@ from bot.guilds.api import SettingsMemory, SettingsStorage
 from bot.guilds.parse import Refused, ServerEmoji
 from bot.ops.metrics import Metrics
 from bot.records.api import RecordsError
-from bot.ui import apologise, card_view, release, show_modal, tell, update_message
+from bot.ui import (
+    DIFFICULTY_CHOICES,
+    apologise,
+    card_view,
+    release,
+    show_modal,
+    tell,
+    update_message,
+)
 from bot.view.cards import Reply
 
 if TYPE_CHECKING:
@@ -92,12 +100,7 @@ class SettingsCog(commands.Cog, name="Settings"):
         ),
     )
     @app_commands.choices(
-        difficulty=[
-            app_commands.Choice(name=locale_str("Easy — makes plenty of mistakes"), value="easy"),
-            app_commands.Choice(name=locale_str("Medium — sees two moves ahead"), value="medium"),
-            app_commands.Choice(name=locale_str("Hard — slips now and then"), value="hard"),
-            app_commands.Choice(name=locale_str("Impossible — never loses"), value="impossible"),
-        ],
+        difficulty=DIFFICULTY_CHOICES,
     )
     @app_commands.choices(
         # Written out for the catalogs; a test keeps the values those of bot/core/server.py.

@@ -69,8 +69,7 @@ async def refused(actor, channel, **options) -> str:
 
 
 def first_empty(message) -> tuple[int, int]:
-    board = board_of(message)
-    return next((i, j) for i in range(3) for j in range(3) if board[i][j] is None)
+    return min(ttt.actions(board_of(message)))
 
 
 async def test_three_games_in_one_channel_play_interleaved_to_the_end(world):
