@@ -77,6 +77,11 @@ class Request:
     fault: Fault | None = None  # the injected fault that answered it
 
     @property
+    def succeeded(self) -> bool:
+        """Discord did it: 200 with a body, or 204 (e.g. a callback without with_response)."""
+        return 200 <= self.status < 300
+
+    @property
     def content(self) -> str | None:
         return None if self.message is None else self.message.get("content")
 

@@ -131,7 +131,7 @@ def expect_one_answer(world: World, sent: Sent, kind: discord.InteractionRespons
         world.errors[f"{len(sent.requests)} requests for one interaction"] += 1
         return {}
     (request,) = sent.requests
-    if request.status != 200 or request.type is not kind or request.ephemeral:
+    if not request.succeeded or request.type is not kind or request.ephemeral:
         world.errors[f"{request.type} status {request.status}: {request.content!r}"] += 1
         return {}
     assert request.message is not None

@@ -61,8 +61,8 @@ async def test_a_bot_process_plays_a_challenge_to_the_end(bot_process):
     while not is_over(board):
         cell = first_empty(board)
         answer = await fake.click(players[mark], board, cell=cell)
-        assert (answer.status, answer.type, answer.ephemeral) == (
-            200,
+        assert (answer.succeeded, answer.type, answer.ephemeral) == (
+            True,
             Response.message_update,
             False,
         )

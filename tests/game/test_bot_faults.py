@@ -124,11 +124,12 @@ async def test_an_edit_applied_then_answered_500_counts_as_landed(world, clock):
 
 
 async def test_a_500_that_a_retry_gets_through_is_a_normal_move(world):
+    # A click's answer asks for nothing back (no with_response): Discord says 204.
     harness, channel, alice = world
     shown = await start(harness, channel, alice)
     harness.discord.inject(edit_fault(status=500, applied=False))
     sent = await harness.click(alice, shown, cell=(0, 0))
-    assert [r.status for r in sent.callbacks] == [500, 200]
+    assert [r.status for r in sent.callbacks] == [500, 204]
     assert marks_on(harness.last_message(channel)) == 2
 
 
@@ -137,7 +138,7 @@ async def test_a_429_is_waited_out_and_the_move_lands(world):
     shown = await start(harness, channel, alice)
     harness.discord.inject(edit_fault(status=429, retry_after=0.0))
     sent = await harness.click(alice, shown, cell=(0, 0))
-    assert [r.status for r in sent.callbacks] == [429, 200]
+    assert [r.status for r in sent.callbacks] == [429, 204]
     assert marks_on(harness.last_message(channel)) == 2
 
 

@@ -115,7 +115,7 @@ async def cluster():
 async def start_game(cluster: Cluster, channel: FakeChannel, user: FakeUser) -> int:
     """/tictactoe against the bot; the board's message id."""
     sent = await cluster.serving(channel).slash(user, channel, "tictactoe", difficulty="easy")
-    assert sent.response.status == 200
+    assert sent.response.succeeded
     assert not sent.ephemeral
     assert sent.response.message is not None
     return int(sent.response.message["id"])
@@ -129,7 +129,7 @@ async def play(cluster: Cluster, channel: FakeChannel, user: FakeUser, message_i
     cell = first_empty(shown)
     assert cell is not None
     sent = await cluster.serving(channel).click(user, shown, cell=cell)
-    assert sent.response.status == 200
+    assert sent.response.succeeded
     assert not sent.ephemeral, sent.response.content
     after = cluster.discord.message(message_id)
     assert marks(after)[cell] == "X"  # the player's move is on the board
