@@ -113,7 +113,7 @@ async def update_message(interaction: Interaction, card: Card) -> None:
     click's CPU (benchmarks/bot_load.py, paired runs). `interaction.response.is_done()` is true
     afterwards, as after edit_message.
     """
-    data = {
+    data: dict[str, Any] = {
         # A board posted by the previous version had text content, which a Components V2
         # message may not keep.
         "content": None,
