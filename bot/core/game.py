@@ -48,12 +48,9 @@ def cell_action(index: int) -> ttt.Action:
     return row, column
 
 
-# The engine's lines as cell indices, and the lines through each cell.
+# The engine's lines as cell indices.
 LINE_CELLS: tuple[tuple[int, int, int], ...] = tuple(
     (a[0] * 3 + a[1], b[0] * 3 + b[1], c[0] * 3 + c[1]) for a, b, c in ttt.LINES
-)
-LINES_THROUGH: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(
-    tuple(line for line in LINE_CELLS if cell in line) for cell in range(9)
 )
 
 
@@ -292,20 +289,7 @@ def freeze_board(board: ttt.Board) -> Rows:
 def board_of_moves(moves: tuple[int, ...]) -> Rows:
     """The board after `moves` from the empty board, X first; GameError if a cell repeats,
     names no cell, or comes after a win."""
-    if len(set(moves)) != len(moves) or not all(0 <= move <= 8 for move in moves):
-        raise GameError("a move list repeats a cell or names no cell")
-    flat: list[Cell] = [None] * 9
-    won = False
-    for ply, move in enumerate(moves):
-        if won:
-            raise GameError("a move list goes on after the game was won")
-        flat[move] = ttt.X if ply % 2 == 0 else ttt.O
-        won = any(_complete(flat, line) for line in LINES_THROUGH[move])
-    return (
-        (flat[0], flat[1], flat[2]),
-        (flat[3], flat[4], flat[5]),
-        (flat[6], flat[7], flat[8]),
-    )
+    return _position_of_moves(moves).board
 
 
 def _with_mark(board: Rows, action: ttt.Action, mark: str) -> Rows:
@@ -336,7 +320,17 @@ class _Position(NamedTuple):
 
 @lru_cache(maxsize=4096)  # games share their openings: most move lists come again
 def _position_of_moves(moves: tuple[int, ...]) -> _Position:
-    return _position(board_of_moves(moves))
+    """One move on from the position before it, itself usually cached: a click's board is
+    the previous click's plus one move, so a click works out one position, not a replay."""
+    if not moves:
+        return _EMPTY_POSITION
+    before = _position_of_moves(moves[:-1])
+    move = moves[-1]
+    if before.line_mark is not None:
+        raise GameError("a move list goes on after the game was won")
+    if not (0 <= move <= 8) or before.board[move // 3][move % 3] is not None:
+        raise GameError("a move list repeats a cell or names no cell")
+    return _position(_with_mark(before.board, (move // 3, move % 3), before.mark_to_move))
 
 
 @lru_cache(maxsize=1024)  # boards posted before move lists were kept
@@ -363,3 +357,6 @@ def _position(board: Rows) -> _Position:
 def _complete(flat: Sequence[Cell], line: tuple[int, int, int]) -> bool:
     first, second, third = line
     return flat[first] is not None and flat[first] == flat[second] == flat[third]
+
+
+_EMPTY_POSITION = _position(EMPTY_BOARD)
