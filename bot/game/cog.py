@@ -1,8 +1,9 @@
-"""The only code that talks to Discord: decode → look up → decide → compare-and-set → respond."""
+"""The game's cog: /tictactoe and the member menu, the listener every board's buttons reach
+(bot/game/clicks.py carries a click out), private refusals, and the announcement of a finished
+game."""
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import math
 import random
@@ -16,43 +17,27 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core import codec
-from bot.core.finished import Finish, FinishedGame, Place, describe, kind_of, snowflake_time
-from bot.core.game import Game, State
-from bot.core.live import Board, Cooldowns, GameStore, Live, board_of
+from bot.core.finished import Finish, FinishedGame, Place, kind_of
+from bot.core.game import Game
+from bot.core.live import Cooldowns, GameStore, Live
 from bot.core.policy import (
-    AskResign,
-    Decision,
-    Decline,
-    Expire,
-    KeepPlaying,
-    Private,
-    Refusal,
     Refuse,
-    Resign,
     Room,
-    Seen,
-    Start,
-    Update,
-    decide_click,
-    idle_seconds,
 )
-from bot.core.server import DEFAULT_LOOK, DEFAULT_SETTINGS, Look, ServerSettings
-from bot.game import controls, starting
-from bot.game.delivery import Delivery, Landed, landed
+from bot.core.server import DEFAULT_SETTINGS, Look, ServerSettings
+from bot.game import clicks, starting
+from bot.game.delivery import Delivery
 from bot.game.expiry import Expiry
 from bot.game.interactions import (
     Interaction,
     channel_id,
-    custom_ids,
     jump_url,
-    scope_id,
     sent_at,
     where,
 )
 from bot.ops.metrics import Metrics
 from bot.ops.shards import EVENT_SHARD, shard_of
-from bot.ui import DIFFICULTY_CHOICES, apologise, release, tell, update_message
-from bot.view.board import render_state
+from bot.ui import DIFFICULTY_CHOICES, apologise, release, tell
 from bot.view.replies import (
     render_raced,
     render_refusal,
@@ -214,136 +199,12 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         started = time.perf_counter()
         EVENT_SHARD.set(shard_of(interaction.guild_id, self.bot.shard_count))
         try:
-            await self.on_click(interaction, custom_id)
+            await clicks.on_click(self, interaction, custom_id)
         except Exception as error:
             await self.on_click_error(interaction, custom_id, error)
         finally:
             release(interaction)
             self.metrics.click_seconds.observe(time.perf_counter() - started)
-
-    async def on_click(self, interaction: Interaction, custom_id: str) -> None:
-        message = interaction.message
-        assert message is not None, "a button is always on a message"
-        try:
-            click = codec.decode(custom_id)
-        except codec.CodecError as error:
-            log.warning("Channel %s: rejected button: %s", interaction.channel_id, error)
-            self.metrics.clicks_refused[Refusal.INVALID].inc()
-            await self.refuse(interaction, Refuse(Refusal.INVALID), None)
-            return
-        state = click.state
-        if state.look is not DEFAULT_LOOK:
-            look = self.usable_look(state.look)
-            if look is not state.look:  # an emoji deleted from the server: back to letters
-                click = click._replace(state=dataclasses.replace(state, look=look))
-        if click.verb is codec.Verb.CONFIRM_RESIGN:
-            # Pressed on the private question, not on the board: find the board's game.
-            board = self._board_holding(interaction, click)
-        else:
-            board = board_of(scope_id(interaction), state.players)
-        live = self.store.get(board)
-        last_change = (
-            message.edited_at.timestamp() if message.edited_at else snowflake_time(message.id)
-        )
-        seen = Seen(
-            click,
-            message.id,
-            is_current=custom_id in custom_ids(message.components),
-            seconds_since_change=sent_at(interaction) - last_change,
-            has_ended=self.store.has_ended(board, message.id),
-        )
-        decision = decide_click(
-            live, seen, interaction.user.id, game_timeout=self.game_timeout, rng=self.rng
-        )
-        await self._carry_out(interaction, board, decision, live, click.key)
-
-    async def _carry_out(
-        self,
-        interaction: Interaction,
-        board: Board,
-        decision: Decision,
-        live: Live | None,
-        shown: str,
-    ) -> None:
-        """Do what was decided; `board` is where the clicked game lives in memory, `shown`
-        the key of the state the clicked message showed."""
-        match decision:
-            case Update(old=old, new=new):  # the common case first
-                await self._update(interaction, board, old, shown, new)
-            case Refuse(reason=reason):
-                self.metrics.clicks_refused[reason].inc()
-                await self.refuse(interaction, decision, live)
-            case Expire(state=state):
-                self.metrics.clicks_other.inc()
-                await controls.expire_unwatched(self, interaction, board, state)
-            case Start(state=state, retire=retire):
-                await controls.rematch(self, interaction, board, retire, state)
-            case Private(kind=kind, game=game):
-                self.metrics.clicks_other.inc()
-                await controls.private(self, interaction, kind, game)
-            case AskResign(old=old, game=game):
-                await controls.ask_resign(self, interaction, board, old, game)
-            case Resign(old=old, new=new):
-                await controls.resign(self, interaction, board, old, new)
-            case KeepPlaying():
-                self.metrics.clicks_other.inc()
-                await controls.keep_playing(interaction)
-            case Decline(old=old, challenge=challenge):
-                await controls.decline(self, interaction, board, old, challenge)
-
-    async def _update(
-        self, interaction: Interaction, board: Board, old: Live | None, shown: str, new: State
-    ) -> None:
-        """Move the board from the state keyed `shown` to `new` and show it, in the click's
-        one response."""
-        message = interaction.message
-        assert message is not None
-        over = isinstance(new, Game) and new.is_over
-        idle = idle_seconds(new, self.game_timeout)
-        key = codec.state_key(new)
-        live = self.live_entry(interaction, key, idle, message.id)
-        if old is not None:  # where the game started stays where it is played
-            live = live._replace(place=old.place, user_installed=old.user_installed)
-        after = None if over else live
-        if over and old is None:
-            # A board from before a restart, ended by this click: nothing to swap in memory,
-            # but a click still in flight on it must find it over.
-            claimed = self.store.end_unclaimed(board, message.id)
-        else:
-            claimed = self.store.compare_and_set(board, old, after)
-        if not claimed:
-            await self.raced(interaction)
-            return
-        card = render_state(new, self.bot_id, self.deadline(interaction, idle), key=key)
-        try:
-            await update_message(interaction, card)
-        except Exception as error:
-            # Until settled, the older token is the one known to edit the board.
-            unsure = live._replace(
-                unsure_of=shown,
-                token=old.token if old is not None else None,
-            )
-            if self.delivery.after_failed_edit(error, board, after, old, unsure):
-                if over and old is None and landed(error) is Landed.NO:
-                    self.store.reopen(board, message.id)
-                raise
-        self.metrics.clicks_moved.inc()  # counted once answered: the player waits for nothing
-        if over:
-            assert isinstance(new, Game)
-            log.debug("Channel %s: game over: %s", board[0], describe(new))
-            self.announce(message.id, new, sent_at(interaction), *live.where)
-        else:
-            if isinstance(new, Game) and not new.moves:  # only an accepted challenge gives this
-                self.metrics.started["friend"].inc()
-            self.expiry.schedule()
-
-    def _board_holding(self, interaction: Interaction, click: codec.Click) -> Board:
-        players = click.state.players
-        for scope in (channel_id(interaction), scope_id(interaction, private=True)):
-            live = self.store.get(board_of(scope, players))
-            if live is not None and live.key == click.key:
-                return board_of(scope, players)
-        return board_of(channel_id(interaction), players)
 
     # ------------------------------------------------------------------ server settings
 
