@@ -18,18 +18,17 @@ import signal
 import socket
 import sys
 import tempfile
-import time
 import webbrowser
 import zoneinfo
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.app import TicTacToeBot
+from bot.demo_sync import PageSync, follow_wall_clock, quiet_simulation_logs
 from bot.ops.status_server import StatusServerError
 from bot.records.api import GameWriter, Records
 from bot.records.startup import start_records
@@ -39,38 +38,6 @@ if TYPE_CHECKING:
     from simcord.preview import Preview
 
 log = logging.getLogger(__name__)
-
-
-class _SimulationNoise(logging.Filter):
-    """Drops start-up lines that are wrong or useless inside the simulation."""
-
-    LOGGERS = ("discord.client", "discord.state", "bot.app")
-    MESSAGES = (
-        # From the throwaway client SimCord makes on import to check discord.py's internals.
-        "PyNaCl is not installed",
-        "davey is not installed",
-        "Guilds intent seems to be disabled",
-        # About a login that exists only in the simulation: no token is used, and the bot is
-        # renamed from SimCord's "TestBot".
-        "logging in using static token",
-        "Logged in as",
-    )
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not str(record.msg).startswith(self.MESSAGES)
-
-
-@contextlib.contextmanager
-def quiet_simulation_logs() -> Iterator[None]:
-    """Leave out the log lines that make no sense when the bot runs inside SimCord."""
-    noise = _SimulationNoise()
-    for name in noise.LOGGERS:
-        logging.getLogger(name).addFilter(noise)
-    try:
-        yield
-    finally:
-        for name in noise.LOGGERS:
-            logging.getLogger(name).removeFilter(noise)
 
 
 # The demo's own dependency (`python -m bot` imports this module only for --demo), imported
@@ -91,10 +58,6 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
 DEMO_TOKEN = "demo-no-token"  # SimCord never checks it; it only has to be non-empty
 # The bot's settings that the demo honours; the rest make no sense in the simulation.
 METRICS_SETTINGS = ("METRICS_PORT", "METRICS_HOST")
-# How often the demo looks for changes the bot made on its own (a game or challenge that
-# expired): SimCord's page shows the channel as last published, and only actions publish.
-# See PageSync.
-SYNC_INTERVAL_SECONDS = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,127 +370,3 @@ async def _wait_for_stop(stopping: asyncio.Event, preview: Preview) -> None:
         for waiter in waiters:
             waiter.cancel()
         await asyncio.gather(*waiters, return_exceptions=True)
-
-
-class WallClock:
-    """SimCord's clock, reading this computer's time.
-
-    SimCord's own clock starts at 2026-01-01 00:00 UTC and moves only when a test advances it
-    or when a timer of the bot fires (then to that timer's instant; the timers themselves run
-    in real time). In the demo every message was dated "1/1/26 12:00 AM" and every deadline the
-    bot shows (taken from the interactions' ids, which SimCord stamps with this clock) was a
-    time in that frozen day, while the games that expired were recorded at the computer's time
-    (time.time()).
-
-    This clock keeps SimCord's elapsed time (its timers' time, the bot's time.monotonic) as it
-    is, and tells the time as the computer does: ids, messages, the bot's deadlines, its
-    records and its timers then agree. It never goes back, and never behind SimCord's own
-    elapsed time.
-    """
-
-    def __init__(self, simulated: Any) -> None:
-        self._simulated = simulated
-        simulated_now: datetime = simulated.now()
-        self._start = max(datetime.now(UTC), simulated_now)
-        self._start_elapsed = simulated.elapsed
-        self._start_counter = time.perf_counter()  # never patched, unlike time.monotonic
-
-    @property
-    def elapsed(self) -> float:
-        return float(self._simulated.elapsed)
-
-    @elapsed.setter
-    def elapsed(self, value: float) -> None:
-        self._simulated.elapsed = value
-
-    def advance(self, seconds: float) -> None:
-        self._simulated.advance(seconds)
-
-    def now(self) -> datetime:
-        real = time.perf_counter() - self._start_counter
-        simulated = self.elapsed - self._start_elapsed
-        return self._start + timedelta(seconds=max(real, simulated))
-
-
-def follow_wall_clock(env: simcord.Env) -> None:
-    """From now on, SimCord tells this computer's time (see WallClock)."""
-    backend = env.backend
-    backend.clock = WallClock(backend.clock)  # type: ignore[assignment]
-
-
-class PageSync:
-    """Keeps the page in step with the bot and with the clock.
-
-    SimCord's page shows the channel as last published: every click or command from the page
-    publishes, and nothing else does. So, once a second:
-
-    - An expiry, run by the bot's own timer, publishes nothing, and the page would keep showing
-      a live board until the next action. So the bot's REST calls are counted: new ones with no
-      publication since mean the page is behind, and it is refreshed. Refreshing only then
-      matters: every refresh bumps the page's revision, and a click sent against the previous
-      revision in the half second before the page polls again is refused.
-    - While no action runs, the page's presentation time, from which it words every
-      `<t:…:R>` ("closes in 1 minute"), is set to now: SimCord moves it only on a refresh, so
-      an action's publication worded a new countdown from the last refresh, minutes ago ("in 6
-      minutes" on a challenge that closes after one). SimCord's page then keeps a message's
-      wording until the message changes (its timeline redraws a message only then).
-    """
-
-    def __init__(self, env: simcord.Env, preview: Preview) -> None:
-        self.env = env
-        self.preview = preview
-        self._seen = self._now()
-
-    def _now(self) -> tuple[int, int | None]:
-        return len(self.env.http_requests), _published_revisions(self.preview)
-
-    @property
-    def supported(self) -> bool:
-        return self._seen[1] is not None
-
-    async def check(self) -> bool:
-        """Refresh the page if it is behind the bot; True if it did."""
-        if _busy(self.env):
-            return False  # an action is running: it publishes what it changes
-        # Before the next action: its countdowns then start from the time it began.
-        _set_presentation_time(self.preview, self.env.now())
-        (requests, revisions), (seen_requests, seen_revisions) = self._now(), self._seen
-        refreshed = False
-        if requests != seen_requests and revisions == seen_revisions:
-            try:
-                await self.preview.refresh()
-            except simcord.SetupError:
-                return False  # an action started meanwhile: look again next time
-            refreshed = True
-        self._seen = self._now()
-        return refreshed
-
-    async def run(self, interval: float = SYNC_INTERVAL_SECONDS) -> None:
-        if not self.supported:
-            log.debug("This SimCord hides page revisions: an expiry shows on the next action")
-            return
-        while True:
-            await asyncio.sleep(interval)
-            if await self.check():
-                log.debug("Refreshed the page after a change made by the bot on its own")
-
-
-def _busy(env: simcord.Env) -> bool:
-    # SimCord has no public "idle" flag; its operation guard is what refresh() would trip on.
-    return getattr(env, "_operation_task", None) is not None
-
-
-def _published_revisions(preview: Preview) -> int | None:
-    # Every publication of an open page bumps that page's revision. SimCord has no public
-    # counter, so this sums the pages' own; None if its internals ever change shape.
-    pages = getattr(preview, "_pages", None)
-    if not isinstance(pages, dict):
-        return None
-    return sum(getattr(page, "revision", 0) for page in list(pages.values()))
-
-
-def _set_presentation_time(preview: Preview, now: datetime) -> None:
-    # SimCord has no public way to set an open preview's presentation time; this sets the
-    # attribute its refresh sets, and does nothing if its shape ever changes.
-    if isinstance(getattr(preview, "capture_time", None), datetime):
-        preview.capture_time = now

@@ -40,9 +40,9 @@ from bot.demo import (
     DemoWorld,
     make_recording_demo_bot,
     open_preview,
-    quiet_simulation_logs,
     setup_world,
 )
+from bot.demo_sync import quiet_simulation_logs
 from bot.records.api import GameRecord
 from bot.records.sql.storage import Storage
 from bot.ui import card_view

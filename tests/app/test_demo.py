@@ -25,13 +25,12 @@ from bot.demo import (
     BOT_NAME,
     CHANNEL_NAME,
     RUN_FOR_REAL,
-    PageSync,
-    follow_wall_clock,
     make_recording_demo_bot,
     open_preview,
     run_demo,
 )
 from bot.demo import setup_world as setup_demo_world
+from bot.demo_sync import PageSync, follow_wall_clock
 from tests.support.demo import REPO_ROOT, START_TIMEOUT, running_demo
 
 
