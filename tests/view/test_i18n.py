@@ -9,6 +9,7 @@ from babel.messages.catalog import Catalog
 from discord.app_commands import TranslationContext, TranslationContextLocation, locale_str
 
 from bot import i18n
+from bot.i18n.po import read_translations
 from bot.i18n.translator import CommandTranslator
 from tools import i18n as tools
 
@@ -49,6 +50,48 @@ def test_plural_forms_follow_cldr(code):
     catalog = i18n.read_catalog(i18n.catalog_path(code))
     assert catalog.num_plurals == nplurals
     assert tools._same_rule(catalog.plural_expr, expression)
+
+
+@pytest.mark.parametrize("code", tools.target_locales())
+def test_the_bot_reads_what_babel_compiles(code):
+    """The running bot reads .po files without Babel (bot/i18n/po.py): every message, plural
+    form and context as Babel's compiler gives gettext, for every committed catalog."""
+    path = i18n.catalog_path(code)
+    ours = i18n.translations(code)
+    babels = i18n.compile_catalog(i18n.read_catalog(path))
+    assert isinstance(ours, gettext.GNUTranslations)
+    assert ours._catalog == {k: v for k, v in babels._catalog.items() if k != ""}  # type: ignore[attr-defined]
+    assert [ours.ngettext("a", "b", n) for n in range(200)] == [
+        babels.ngettext("a", "b", n) for n in range(200)
+    ]
+
+
+def test_the_bot_reads_entries_as_babel_compiles_them(tmp_path):
+    path = tmp_path / "bot.po"
+    path.write_text(
+        'msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : '
+        'n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n\n'
+        '#, fuzzy\nmsgid "fuzzy"\nmsgstr "not shown"\n\n'
+        'msgid "untranslated"\nmsgstr ""\n\n'
+        'msgctxt "button"\nmsgid "Resign"\nmsgstr "Aufgeben"\n\n'
+        'msgid ""\n"two "\n"lines \\"quoted\\"\\n"\nmsgstr "zwei\\tZeilen"\n\n'
+        'msgid "{n} game"\nmsgid_plural "{n} games"\nmsgstr[0] "{n} gra"\nmsgstr[1] ""\n'
+        'msgstr[2] "{n} gier"\n\n'
+        '#~ msgid "obsolete"\n#~ msgstr "old"\n',
+        encoding="utf-8",
+    )
+    ours = read_translations(path)
+    babels = i18n.compile_catalog(i18n.read_catalog(path))
+    assert ours._catalog == {k: v for k, v in babels._catalog.items() if k != ""}  # type: ignore[attr-defined]
+    assert ours.pgettext("button", "Resign") == "Aufgeben"
+    assert ours.gettext('two lines "quoted"\n') == "zwei\tZeilen"
+    assert ours.gettext("fuzzy") == "fuzzy"
+    assert [ours.ngettext("{n} game", "{n} games", n) for n in (1, 2, 5, 21)] == [
+        "{n} gra",
+        "{n} games",
+        "{n} gier",
+        "{n} gra",
+    ]
 
 
 def test_plural_forms_where_babels_table_disagrees_with_cldr():
