@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import tictactoe as ttt
+from bot import i18n
 from bot.game.cog import TicTacToeCog, monotonic
 from bot.guilds.api import SettingsMemory
 from bot.guilds.cog import SettingsCog
@@ -142,6 +143,8 @@ class TicTacToeBot(commands.AutoShardedBot):
             # Commands are the application's, not a shard's: one process registers them.
             await self.fetch_command_ids()
         self.log_install_links()
+        # The sync needed every locale's catalog; clicks need only their players' languages.
+        i18n.pack_catalogs()
         # The engine solves every position once, on first use (about 13 ms): now, rather than
         # on a player's first click, and before the freeze below takes its table in.
         ttt.best_actions(ttt.initial_state())

@@ -13,12 +13,14 @@ Message ids are interned, so that the 31 catalogs share one copy of each English
 from __future__ import annotations
 
 import gettext
+import marshal
 import re
 import sys
+import zlib
 from pathlib import Path
 from typing import Final
 
-__all__ = ["PoSyntaxError", "read_translations"]
+__all__ = ["PoSyntaxError", "pack", "read_translations", "unpack"]
 
 _KEYWORD: Final = re.compile(r'(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d+)\])?\s+(".*")$')
 _ESCAPE: Final = re.compile(r'\\([\\trn"])')
@@ -69,7 +71,26 @@ class _Translations(gettext.GNUTranslations):
     def __init__(self, catalog: dict[object, str], plural_expression: str) -> None:
         gettext.NullTranslations.__init__(self)
         self._catalog = catalog
+        self.plural_expression = plural_expression
         self.plural = gettext.c2py(plural_expression)
+
+
+def pack(translations: gettext.GNUTranslations) -> bytes:
+    """`translations` (from read_translations) as compressed bytes: about a fifth of the memory
+    of its dictionary and strings."""
+    assert isinstance(translations, _Translations)
+    data = (translations.plural_expression, translations._catalog)
+    return zlib.compress(marshal.dumps(data))
+
+
+def unpack(packed: bytes) -> gettext.GNUTranslations:
+    """The translations `pack` packed (about 0.5 ms for a catalog of the bot's)."""
+    plural_expression, packed_catalog = marshal.loads(zlib.decompress(packed))
+    catalog: dict[object, str] = {
+        (sys.intern(key) if isinstance(key, str) else (sys.intern(key[0]), key[1])): text
+        for key, text in packed_catalog.items()
+    }
+    return _Translations(catalog, plural_expression)
 
 
 def read_translations(path: Path) -> gettext.GNUTranslations:

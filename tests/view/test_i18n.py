@@ -475,6 +475,33 @@ def test_update_creates_merges_and_keeps_translations(monkeypatch, tmp_path):
     assert "Language: de" in text
 
 
+@pytest.mark.parametrize("code", ["de", "ru", "ja"])
+def test_packed_catalogs_answer_alike_without_reading_their_files(code, monkeypatch):
+    """After the start-up's sync (pack_catalogs), a language's first message comes from memory:
+    no file read on a click's path, the same texts and plural forms."""
+    loaded = i18n.translations(code)
+    before = [
+        loaded.gettext("Challenge to Tic-Tac-Toe"),
+        loaded.pgettext("button", "Resign"),
+        *(loaded.ngettext("{n} game", "{n} games", n) for n in range(30)),
+    ]
+    i18n.pack_catalogs()
+
+    def unreadable(path):
+        raise OSError(f"read {path} on a click")
+
+    monkeypatch.setattr(i18n.po, "read_translations", unreadable)
+    unpacked = i18n.translations(code)
+    assert unpacked is not loaded
+    assert unpacked._catalog == loaded._catalog  # type: ignore[attr-defined]
+    assert [
+        unpacked.gettext("Challenge to Tic-Tac-Toe"),
+        unpacked.pgettext("button", "Resign"),
+        *(unpacked.ngettext("{n} game", "{n} games", n) for n in range(30)),
+    ] == before
+    assert before[0] != "Challenge to Tic-Tac-Toe"
+
+
 def test_broken_catalog_falls_back_to_english(monkeypatch, tmp_path, caplog):
     monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
     i18n._load.cache_clear()
