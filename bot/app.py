@@ -176,13 +176,16 @@ class TicTacToeBot(commands.AutoShardedBot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         translator = self.tree.translator
+        commands = self.tree.get_commands(guild=guild)
+        if isinstance(translator, CommandTranslator):  # one locale's catalog at a time
+            await translator.prepare(self.tree, commands)
         local = {
             cmd.name: (
                 await cmd.get_translated_payload(self.tree, translator)
                 if translator is not None
                 else cmd.to_dict(self.tree)
             )
-            for cmd in self.tree.get_commands(guild=guild)
+            for cmd in commands
         }
         remote = {cmd["name"]: cmd for cmd in await self._fetch_command_payloads(guild)}
         if _canonical(local) == _canonical(remote):

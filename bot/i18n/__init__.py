@@ -53,6 +53,7 @@ __all__ = [
     "normalize",
     "pack_catalogs",
     "read_catalog",
+    "read_translations",
     "translations",
 ]
 
@@ -173,8 +174,18 @@ def pack_catalogs() -> None:
     _load.cache_clear()
 
 
+def read_translations(locale: object) -> gettext.NullTranslations:
+    """As `translations`, but read anew (from memory once packed) and not kept: for the command
+    sync, which needs each locale's catalog once, one at a time."""
+    return _read(normalize(locale))
+
+
 @functools.cache
 def _load(code: str) -> gettext.NullTranslations:
+    return _read(code)
+
+
+def _read(code: str) -> gettext.NullTranslations:
     if code == SOURCE_LOCALE:
         return _SOURCE
     path = catalog_path(code)
