@@ -2,6 +2,9 @@
 the translator reject what they should."""
 
 import gettext
+import subprocess
+import sys
+from pathlib import Path
 
 import discord
 import pytest
@@ -513,3 +516,27 @@ def test_broken_catalog_falls_back_to_english(monkeypatch, tmp_path, caplog):
         assert "Cannot load" in caplog.text
     finally:
         i18n._load.cache_clear()
+
+
+BABEL_PROBE = """
+import sys
+import bot.__main__
+from bot import i18n
+for code in i18n.LOCALES:
+    i18n.translations(code).ngettext("{n} game", "{n} games", 2)
+print(sorted(name for name in sys.modules if name.partition(".")[0] == "babel"))
+print(i18n.format_list(["a", "b", "c"], "or", "de"))
+"""
+
+
+def test_a_running_bot_loads_babel_only_to_join_a_list():
+    """Reading the catalogs needs no Babel (about 2 MB of a host's memory with its data)."""
+    result = subprocess.run(
+        [sys.executable, "-c", BABEL_PROBE],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert result.stdout.splitlines() == ["[]", "a, b oder c"], result.stderr
