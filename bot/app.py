@@ -150,6 +150,8 @@ class TicTacToeBot(commands.AutoShardedBot):
         ttt.best_actions(ttt.initial_state())
         # Everything alive now (modules, the command tree) stays for the process's lifetime:
         # exempt it from garbage collection so that full collections under load stay short.
+        # The start-up's garbage first, or the freeze would keep it for good.
+        gc.collect()
         gc.freeze()
         release_freed_memory()
 
