@@ -181,6 +181,16 @@ class TicTacToeBot(commands.AutoShardedBot):
         commands = self.tree.get_commands(guild=guild)
         if isinstance(translator, CommandTranslator):  # one locale's catalog at a time
             await translator.prepare(self.tree, commands)
+        try:
+            return await self._sync_if_changed(guild, commands, where)
+        finally:
+            if isinstance(translator, CommandTranslator):
+                translator.forget()  # the texts are Discord's now
+
+    async def _sync_if_changed(
+        self, guild: discord.Object | None, commands: list[Any], where: str
+    ) -> bool:
+        translator = self.tree.translator
         local = {
             cmd.name: (
                 await cmd.get_translated_payload(self.tree, translator)

@@ -102,6 +102,10 @@ class CommandTranslator(app_commands.Translator):
             catalog = self._catalogs(code)
             self._prepared[code] = {key: _look_up(catalog, *key) for key in recorder.strings}
 
+    def forget(self) -> None:
+        """Drop the prepared texts once synced (a later payload reads the catalogs again)."""
+        self._prepared.clear()
+
     async def translate(
         self,
         string: app_commands.locale_str,
