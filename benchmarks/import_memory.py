@@ -9,8 +9,9 @@ A benchmark, not a test: it prints figures and exits 0.
     importing the package on top; the difference. Each in its own interpreter, median of 3.
   * The start-up's steps, in one interpreter each time (median of 3): the interpreter alone,
     discord.py imported, everything `python -m bot` imports (bot.__main__), the records opened
-    and migrated (SQLite in a temporary directory: SQLAlchemy's engine, Alembic's run), and the
-    translations loaded for every locale. What a process holds once logged in and playing is
+    and migrated (SQLite in a temporary directory: SQLAlchemy's engine, Alembic's run), every
+    locale's catalog read as the command sync reads them (one at a time) then packed, and one
+    locale's catalog in use. What a process holds once logged in and playing is
     in benchmarks/real_process.py (RSS after the warm-up).
 """
 
@@ -38,8 +39,8 @@ PACKAGES = (
     "asyncpg",
     "prometheus_client",
     "babel.core",
-    "babel.support",
     "babel.lists",
+    "babel.messages.pofile",
     "dotenv",
     "orjson",
     "zstandard",
@@ -80,9 +81,12 @@ async def records():
 asyncio.run(records())
 steps["+ records opened and migrated (SQLite)"] = rss()
 from bot import i18n
-for code in i18n.LOCALES:  # as the command sync does: every command's name in every language
-    i18n.translations(code)
-steps["+ every locale's translations"] = rss()
+for code in i18n.LOCALES:  # as the command sync does: each locale's catalog read, one at a time
+    i18n.read_translations(code)
+i18n.pack_catalogs()
+steps["+ every locale's catalog read (the sync), packed"] = rss()
+i18n.translations("de").gettext("Resign")
+steps["+ one locale's catalog in use (de)"] = rss()
 print(json.dumps(steps))
 """
 
@@ -91,11 +95,11 @@ print(json.dumps(steps))
 # then, still on top, what it imports only when it needs them.
 LAYERS = (
     ("discord.ext.commands", "discord.ext.commands"),
-    ("babel (i18n, numbers, .po files)", "babel.lists,babel.numbers,babel.messages.pofile"),
     ("sqlalchemy (Core)", "sqlalchemy"),
     ("sqlalchemy's sqlite dialect (+ sqlite3)", "sqlalchemy.dialects.sqlite,sqlite3"),
     ("dotenv", "dotenv"),
     ("the bot's own modules (bot.__main__)", "bot.__main__"),
+    ("lists and numbers only (hints, /stats): babel", "babel.lists,babel.numbers"),
     ("METRICS_PORT only: aiohttp.web", "aiohttp.web"),
     ("METRICS_PORT only: prometheus_client", "prometheus_client"),
     (

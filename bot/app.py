@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import tictactoe as ttt
+from bot import i18n
 from bot.game.cog import TicTacToeCog, monotonic
 from bot.guilds.api import SettingsMemory
 from bot.guilds.cog import SettingsCog
@@ -142,12 +143,17 @@ class TicTacToeBot(commands.AutoShardedBot):
             # Commands are the application's, not a shard's: one process registers them.
             await self.fetch_command_ids()
         self.log_install_links()
+        # The sync needed every locale's catalog; clicks need only their players' languages.
+        i18n.pack_catalogs()
         # The engine solves every position once, on first use (about 13 ms): now, rather than
         # on a player's first click, and before the freeze below takes its table in.
         ttt.best_actions(ttt.initial_state())
         # Everything alive now (modules, the command tree) stays for the process's lifetime:
         # exempt it from garbage collection so that full collections under load stay short.
+        # The start-up's garbage first, or the freeze would keep it for good.
+        gc.collect()
         gc.freeze()
+        release_freed_memory()
 
     def watch_recording(self, writer: GameWriter) -> None:
         """/healthz fails while finished games cannot be written; /metrics shows how many wait
@@ -172,13 +178,26 @@ class TicTacToeBot(commands.AutoShardedBot):
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
         translator = self.tree.translator
+        commands = self.tree.get_commands(guild=guild)
+        if isinstance(translator, CommandTranslator):  # one locale's catalog at a time
+            await translator.prepare(self.tree, commands)
+        try:
+            return await self._sync_if_changed(guild, commands, where)
+        finally:
+            if isinstance(translator, CommandTranslator):
+                translator.forget()  # the texts are Discord's now
+
+    async def _sync_if_changed(
+        self, guild: discord.Object | None, commands: list[Any], where: str
+    ) -> bool:
+        translator = self.tree.translator
         local = {
             cmd.name: (
                 await cmd.get_translated_payload(self.tree, translator)
                 if translator is not None
                 else cmd.to_dict(self.tree)
             )
-            for cmd in self.tree.get_commands(guild=guild)
+            for cmd in commands
         }
         remote = {cmd["name"]: cmd for cmd in await self._fetch_command_payloads(guild)}
         if _canonical(local) == _canonical(remote):
@@ -245,6 +264,19 @@ class TicTacToeBot(commands.AutoShardedBot):
             await writer.close()
         if records is not None:
             await records.close()
+
+
+def release_freed_memory() -> None:
+    """Give the heap's free pages back to the system (glibc's malloc_trim): the start-up (the
+    catalogs read, the command sync's payloads, the engine's solving) frees more than a running
+    bot allocates again, and without this it would stay in the process's RSS."""
+    import ctypes  # only here: nothing else in the bot calls C
+
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # not glibc (musl, macOS): nothing to give back this way
+        return
+    trim(0)
 
 
 def install_url(application_id: int, *, user: bool) -> str:

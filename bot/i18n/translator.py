@@ -5,13 +5,13 @@ from __future__ import annotations
 import gettext
 import logging
 import unicodedata
-from collections.abc import Callable
-from typing import Final
+from collections.abc import Callable, Iterable
+from typing import Any, Final
 
 import discord
 from discord import app_commands
 
-from bot.i18n import LOCALES, SOURCE_LOCALE, translations
+from bot.i18n import LOCALES, SOURCE_LOCALE, read_translations
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +36,32 @@ def _acceptable(text: str, location: app_commands.TranslationContextLocation) ->
     )
 
 
+Command = app_commands.Command[Any, ..., Any] | app_commands.Group | app_commands.ContextMenu
+
+
+def _look_up(catalog: gettext.NullTranslations, msgctxt: str | None, message: str) -> str | None:
+    """The translation of `message`, None if the catalog has none."""
+    text = catalog.gettext(message) if msgctxt is None else catalog.pgettext(msgctxt, message)
+    return None if text == message else text
+
+
+class _Recorder(app_commands.Translator):
+    """Notes every string a payload asks to translate, and translates none."""
+
+    def __init__(self) -> None:
+        self.strings: dict[tuple[str | None, str], None] = {}  # in order, once each
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        msgctxt = string.extras.get("context")
+        self.strings[(msgctxt if isinstance(msgctxt, str) else None, string.message)] = None
+        return None
+
+
 class CommandTranslator(app_commands.Translator):
     """Localizes slash commands (names, descriptions, parameters, choices) from the same catalogs.
 
@@ -43,18 +69,42 @@ class CommandTranslator(app_commands.Translator):
     message up with pgettext. Returns None (Discord then shows the English default) when the
     catalog has no translation, or when a name breaks Discord's rules (lowercase, no spaces,
     at most 32 characters), which would make Discord refuse the whole command.
-    Install it in setup_hook, before syncing::
+    Install it in setup_hook, before syncing; then `prepare` the commands' strings, so that the
+    sync holds one locale's catalog at a time, not every one (about 1.4 MB)::
 
-        await bot.tree.set_translator(CommandTranslator())
+        await bot.tree.set_translator(translator := CommandTranslator())
+        ...
+        await translator.prepare(bot.tree, bot.tree.get_commands())
     """
 
-    def __init__(self, catalogs: Callable[[str], gettext.NullTranslations] = translations) -> None:
+    def __init__(
+        self, catalogs: Callable[[str], gettext.NullTranslations] = read_translations
+    ) -> None:
         self._catalogs = catalogs
+        # The prepared strings' texts, by locale then (msgctxt, message); None: untranslated.
+        self._prepared: dict[str, dict[tuple[str | None, str], str | None]] = {}
 
     async def load(self) -> None:
-        """Load every catalog once at start-up, so that a broken one shows in the log at once."""
+        """Read every catalog once at start-up, so that a broken one shows in the log at once."""
         for code in LOCALES:
             self._catalogs(code)
+
+    async def prepare(
+        self, tree: app_commands.CommandTree[discord.Client], commands: Iterable[Command]
+    ) -> None:
+        """Look up every string the payloads of `commands` ask for, one locale at a time."""
+        recorder = _Recorder()
+        for command in commands:
+            await command.get_translated_payload(tree, recorder)
+        for code in LOCALES:
+            if code == SOURCE_LOCALE:
+                continue
+            catalog = self._catalogs(code)
+            self._prepared[code] = {key: _look_up(catalog, *key) for key in recorder.strings}
+
+    def forget(self) -> None:
+        """Drop the prepared texts once synced (a later payload reads the catalogs again)."""
+        self._prepared.clear()
 
     async def translate(
         self,
@@ -65,14 +115,15 @@ class CommandTranslator(app_commands.Translator):
         code = locale.value
         if code == SOURCE_LOCALE or code not in LOCALES:
             return None
-        catalog = self._catalogs(code)
         message = string.message
         msgctxt = string.extras.get("context")
-        if isinstance(msgctxt, str):
-            text = catalog.pgettext(msgctxt, message)
+        key = (msgctxt if isinstance(msgctxt, str) else None, message)
+        prepared = self._prepared.get(code)
+        if prepared is not None and key in prepared:
+            text = prepared[key]
         else:
-            text = catalog.gettext(message)
-        if text == message:
+            text = _look_up(self._catalogs(code), *key)
+        if text is None:
             return None
         # A context menu's name is shown as written: any case, spaces allowed.
         location = context.location

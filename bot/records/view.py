@@ -11,8 +11,6 @@ from __future__ import annotations
 import gettext
 from typing import Any
 
-from babel.numbers import format_decimal
-
 import tictactoe as ttt
 from bot.i18n import babel_locale, normalize, translations
 from bot.records.api import (
@@ -39,6 +37,9 @@ PER_PAGE = 10
 
 def number(value: float, locale: str | None) -> str:
     """A whole number the language's way: 1,623 in English, 1.623 in German, 1 623 in French."""
+    # Imported on first use, as bot.i18n.format_list imports Babel: not in every bot's memory.
+    from babel.numbers import format_decimal
+
     return format_decimal(round(value), locale=babel_locale(normalize(locale)))
 
 

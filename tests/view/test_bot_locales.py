@@ -4,9 +4,14 @@ SimCord always sends `locale: en-US` and no install context: the `payload_fields
 (conftest.py) sets the fields Discord would send for a given user.
 """
 
+import json
+
 import discord
 import pytest
 from bot_helpers import buttons, cell_buttons, click_cell, click_control, click_label, text
+
+from bot import i18n
+from bot.i18n.translator import CommandTranslator
 
 # Known translations, as a German, Japanese or Brazilian user would read them.
 GERMAN = {"hint": "Tipp", "resign": "Aufgeben", "turn": "ist am Zug", "taken": "schon belegt"}
@@ -92,6 +97,20 @@ async def test_commands_are_uploaded_with_every_language(world):
     assert menu["name_localizations"]["fr"] == "Défier au morpion"
     assert slash["integration_types"] == [0, 1]
     assert slash["contexts"] == [0, 1, 2]
+
+
+async def test_the_uploaded_commands_are_what_every_catalog_says(world):
+    """The sync looks the commands' strings up one locale at a time (CommandTranslator.prepare):
+    the same payloads as looking each string up in every catalog as it is asked for."""
+    puts = [
+        r for r in world.env.http_requests if r.method == "PUT" and r.path.endswith("/commands")
+    ]
+    tree = world.env.bot.tree
+    direct = CommandTranslator(i18n.translations)
+    expected = [
+        await command.get_translated_payload(tree, direct) for command in tree.get_commands()
+    ]
+    assert puts[-1].json == json.loads(json.dumps(expected))
 
 
 async def test_the_member_menu_opens_the_same_challenge(world):

@@ -2,6 +2,9 @@
 the translator reject what they should."""
 
 import gettext
+import subprocess
+import sys
+from pathlib import Path
 
 import discord
 import pytest
@@ -9,6 +12,7 @@ from babel.messages.catalog import Catalog
 from discord.app_commands import TranslationContext, TranslationContextLocation, locale_str
 
 from bot import i18n
+from bot.i18n.po import read_translations
 from bot.i18n.translator import CommandTranslator
 from tools import i18n as tools
 
@@ -49,6 +53,48 @@ def test_plural_forms_follow_cldr(code):
     catalog = i18n.read_catalog(i18n.catalog_path(code))
     assert catalog.num_plurals == nplurals
     assert tools._same_rule(catalog.plural_expr, expression)
+
+
+@pytest.mark.parametrize("code", tools.target_locales())
+def test_the_bot_reads_what_babel_compiles(code):
+    """The running bot reads .po files without Babel (bot/i18n/po.py): every message, plural
+    form and context as Babel's compiler gives gettext, for every committed catalog."""
+    path = i18n.catalog_path(code)
+    ours = i18n.translations(code)
+    babels = i18n.compile_catalog(i18n.read_catalog(path))
+    assert isinstance(ours, gettext.GNUTranslations)
+    assert ours._catalog == {k: v for k, v in babels._catalog.items() if k != ""}  # type: ignore[attr-defined]
+    assert [ours.ngettext("a", "b", n) for n in range(200)] == [
+        babels.ngettext("a", "b", n) for n in range(200)
+    ]
+
+
+def test_the_bot_reads_entries_as_babel_compiles_them(tmp_path):
+    path = tmp_path / "bot.po"
+    path.write_text(
+        'msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : '
+        'n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n\n'
+        '#, fuzzy\nmsgid "fuzzy"\nmsgstr "not shown"\n\n'
+        'msgid "untranslated"\nmsgstr ""\n\n'
+        'msgctxt "button"\nmsgid "Resign"\nmsgstr "Aufgeben"\n\n'
+        'msgid ""\n"two "\n"lines \\"quoted\\"\\n"\nmsgstr "zwei\\tZeilen"\n\n'
+        'msgid "{n} game"\nmsgid_plural "{n} games"\nmsgstr[0] "{n} gra"\nmsgstr[1] ""\n'
+        'msgstr[2] "{n} gier"\n\n'
+        '#~ msgid "obsolete"\n#~ msgstr "old"\n',
+        encoding="utf-8",
+    )
+    ours = read_translations(path)
+    babels = i18n.compile_catalog(i18n.read_catalog(path))
+    assert ours._catalog == {k: v for k, v in babels._catalog.items() if k != ""}  # type: ignore[attr-defined]
+    assert ours.pgettext("button", "Resign") == "Aufgeben"
+    assert ours.gettext('two lines "quoted"\n') == "zwei\tZeilen"
+    assert ours.gettext("fuzzy") == "fuzzy"
+    assert [ours.ngettext("{n} game", "{n} games", n) for n in (1, 2, 5, 21)] == [
+        "{n} gra",
+        "{n} games",
+        "{n} gier",
+        "{n} gra",
+    ]
 
 
 def test_plural_forms_where_babels_table_disagrees_with_cldr():
@@ -432,6 +478,33 @@ def test_update_creates_merges_and_keeps_translations(monkeypatch, tmp_path):
     assert "Language: de" in text
 
 
+@pytest.mark.parametrize("code", ["de", "ru", "ja"])
+def test_packed_catalogs_answer_alike_without_reading_their_files(code, monkeypatch):
+    """After the start-up's sync (pack_catalogs), a language's first message comes from memory:
+    no file read on a click's path, the same texts and plural forms."""
+    loaded = i18n.translations(code)
+    before = [
+        loaded.gettext("Challenge to Tic-Tac-Toe"),
+        loaded.pgettext("button", "Resign"),
+        *(loaded.ngettext("{n} game", "{n} games", n) for n in range(30)),
+    ]
+    i18n.pack_catalogs()
+
+    def unreadable(path):
+        raise OSError(f"read {path} on a click")
+
+    monkeypatch.setattr(i18n.po, "read_translations", unreadable)
+    unpacked = i18n.translations(code)
+    assert unpacked is not loaded
+    assert unpacked._catalog == loaded._catalog  # type: ignore[attr-defined]
+    assert [
+        unpacked.gettext("Challenge to Tic-Tac-Toe"),
+        unpacked.pgettext("button", "Resign"),
+        *(unpacked.ngettext("{n} game", "{n} games", n) for n in range(30)),
+    ] == before
+    assert before[0] != "Challenge to Tic-Tac-Toe"
+
+
 def test_broken_catalog_falls_back_to_english(monkeypatch, tmp_path, caplog):
     monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
     i18n._load.cache_clear()
@@ -443,3 +516,27 @@ def test_broken_catalog_falls_back_to_english(monkeypatch, tmp_path, caplog):
         assert "Cannot load" in caplog.text
     finally:
         i18n._load.cache_clear()
+
+
+BABEL_PROBE = """
+import sys
+import bot.__main__
+from bot import i18n
+for code in i18n.LOCALES:
+    i18n.translations(code).ngettext("{n} game", "{n} games", 2)
+print(sorted(name for name in sys.modules if name.partition(".")[0] == "babel"))
+print(i18n.format_list(["a", "b", "c"], "or", "de"))
+"""
+
+
+def test_a_running_bot_loads_babel_only_to_join_a_list():
+    """Reading the catalogs needs no Babel (about 2 MB of a host's memory with its data)."""
+    result = subprocess.run(
+        [sys.executable, "-c", BABEL_PROBE],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert result.stdout.splitlines() == ["[]", "a, b oder c"], result.stderr
