@@ -6,7 +6,15 @@ SimCord always sends `locale: en-US` and no install context: the `payload_fields
 
 import discord
 import pytest
-from bot_helpers import buttons, cell_buttons, click_cell, click_control, click_label, text
+from bot_helpers import (
+    buttons,
+    cell_buttons,
+    click_cell,
+    click_control,
+    click_label,
+    control_labels,
+    text,
+)
 
 # Known translations, as a German, Japanese or Brazilian user would read them.
 GERMAN = {"hint": "Tipp", "resign": "Aufgeben", "turn": "ist am Zug", "taken": "schon belegt"}
@@ -27,7 +35,7 @@ async def test_a_german_game_stays_german_and_answers_speak_the_clickers_languag
     await alice.slash(channel, "tictactoe", opponent=bob)
     await click_label(bob, channel.last_message, "Annehmen")  # Accept, in German
     board = channel.last_message
-    assert [b["label"] for b in buttons(board)[9:]] == [GERMAN["resign"]]
+    assert control_labels(board) == [GERMAN["resign"]]
     assert f"{alice.mention} {GERMAN['turn']}" in text(board)
     # bob (Japanese) plays out of turn: he is answered in Japanese, the board stays German.
     refused = await click_cell(bob, board, (1, 1))
@@ -55,7 +63,7 @@ async def test_a_game_against_the_bot_in_the_starters_language(
     board = channel.last_message
     assert text(board).startswith(words["heading"])
     assert words["turn"] in text(board)
-    assert [b["label"] for b in buttons(board)[9:]] == [words["hint"], words["resign"]]
+    assert control_labels(board) == [words["hint"], words["resign"]]
     hint = await click_control(alice, board, words["hint"])
     assert hint.ephemeral
     assert hint.response.content.startswith("💡")
@@ -140,7 +148,7 @@ async def test_a_private_board_can_be_resigned(world, payload_fields):
     assert confirmed.response.content.startswith("You resigned.")
     (board,) = [m for m in channel.history(viewer=alice) if m.id == private_board.id]
     assert "resigned" in text(board)
-    assert [b["label"] for b in buttons(board)][9:] == ["Rematch", "Review"]
+    assert control_labels(board) == ["Rematch", "Review"]
 
 
 async def test_a_user_install_where_public_answers_are_allowed(world, payload_fields):
