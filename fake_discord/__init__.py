@@ -14,23 +14,34 @@ process, HTTP and a gateway websocket).
     interactions.py  a slash command or a click as Discord opens it: payload and token record
     world.py         World: the people and channels a test makes (both transports share it)
     payloads.py      FakeUser / FakeChannel / FakeGuild and the JSON payloads Discord sends
-    reading.py       a message as a user sees it: text, buttons, board, is_over, ...
+    reading.py       a message as a user sees it, from its JSON: text, buttons, board, colour,
+                     is_over, ... (SimCord tests read a discord.py message through it too)
 """
 
 from .harness import Harness, Sent, answer_raw
 from .limits import DiscordError, message_payload, problems, validate_message
 from .payloads import FakeChannel, FakeGuild, FakeUser, Json
 from .reading import (
+    accent,
+    all_cells_enabled,
     board,
     buttons,
     cell_buttons,
+    cell_styles,
+    control_labels,
+    emoji_text,
     find_button,
     first_empty,
+    green_cells,
+    heading,
     is_over,
     is_v2,
     mark,
     marks,
+    snapshot,
+    status,
     text,
+    texts,
     walk,
 )
 from .rest import FakeDiscord, Fault, Request
@@ -46,19 +57,29 @@ __all__ = [
     "Json",
     "Request",
     "Sent",
+    "accent",
+    "all_cells_enabled",
     "answer_raw",
     "board",
     "buttons",
     "cell_buttons",
+    "cell_styles",
+    "control_labels",
+    "emoji_text",
     "find_button",
     "first_empty",
+    "green_cells",
+    "heading",
     "is_over",
     "is_v2",
     "mark",
     "marks",
     "message_payload",
     "problems",
+    "snapshot",
+    "status",
     "text",
+    "texts",
     "validate_message",
     "walk",
 ]

@@ -378,9 +378,14 @@ def message_payload(message: discord.Message) -> Json:
 
 def _without_ids(component: Any) -> Any:
     """The component as a bot sends it: the numeric ids are Discord's (discord.py writes 0
-    where the message had none)."""
+    where the message had none). A custom emoji keeps its id: it names the emoji."""
     if isinstance(component, dict):
-        return {key: _without_ids(value) for key, value in component.items() if key != "id"}
+        is_component = "type" in component
+        return {
+            key: _without_ids(value)
+            for key, value in component.items()
+            if not (is_component and key == "id")
+        }
     if isinstance(component, list):
         return [_without_ids(item) for item in component]
     return component

@@ -2,7 +2,9 @@
 
 Works on both layouts: classic (content + action rows of buttons) and Components V2 (a container
 of text displays, separators and action rows). Components are walked depth-first, in the order
-Discord draws them; the first nine buttons are the board's cells, row by row.
+Discord draws them; the first nine buttons are the board's cells, row by row, and the buttons
+after them its controls (Hint, Resign, Rematch, ...). Tests on SimCord read a discord.py message
+the same way, through its JSON (tests/bot_helpers.py).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ Json = dict[str, Any]
 MARKS = {"X": "X", "O": "O", "❌": "X", "⭕": "O"}  # a cell's mark, from its label or emoji
 BUTTON = discord.ComponentType.button.value
 TEXT_DISPLAY = discord.ComponentType.text_display.value
+CONTAINER = discord.ComponentType.container.value
+WINNING = discord.ButtonStyle.success.value  # the cells of a winning line are green
 COMPONENTS_V2 = discord.MessageFlags(components_v2=True).value
 
 
@@ -32,16 +36,44 @@ def buttons(message: Json) -> list[Json]:
     return [c for c in walk(message.get("components") or []) if c.get("type") == BUTTON]
 
 
+def texts(message: Json) -> list[str]:
+    """The message's text displays (Components V2), in order."""
+    components = message.get("components") or []
+    return [c["content"] for c in walk(components) if c.get("type") == TEXT_DISPLAY]
+
+
 def text(message: Json) -> str:
     """What the message says: its content and every text display, one per line."""
-    parts = [message.get("content") or ""]
-    components = message.get("components") or []
-    parts.extend(c["content"] for c in walk(components) if c.get("type") == TEXT_DISPLAY)
+    parts = [message.get("content") or "", *texts(message)]
     return "\n".join(part for part in parts if part)
 
 
+def heading(message: Json) -> str:
+    """A board's first text: the title and one line per player."""
+    return texts(message)[0]
+
+
+def status(message: Json) -> str:
+    """A board's second and last text: the last move, whose turn it is or the result."""
+    shown = texts(message)
+    if len(shown) != 2:
+        raise LookupError(f"message {message.get('id')} shows no board's two texts: {shown}")
+    return shown[1]
+
+
 def is_v2(message: Json) -> bool:
-    return bool(message.get("flags", 0) & COMPONENTS_V2)
+    """Whether the message shows the Components V2 layout alone: the flag, and no content
+    (Discord refuses content there, so an edit into this layout must clear the old)."""
+    return bool(message.get("flags", 0) & COMPONENTS_V2) and not message.get("content")
+
+
+def accent(message: Json) -> int | None:
+    """The colour of the message's container (its left stripe); None without one or without a
+    colour. LookupError if the message has several containers."""
+    containers = [c for c in message.get("components") or [] if c.get("type") == CONTAINER]
+    if len(containers) > 1:
+        raise LookupError(f"message {message.get('id')} has {len(containers)} containers")
+    return containers[0].get("accent_color") if containers else None
 
 
 def cell_buttons(message: Json) -> list[Json]:
@@ -60,6 +92,31 @@ def mark(button: Json) -> str | None:
     return MARKS.get((button.get("label") or "").strip())
 
 
+def cell_styles(message: Json) -> list[list[int]]:
+    """The style (colour) of each cell, row by row: discord.ButtonStyle values."""
+    styles = [button["style"] for button in cell_buttons(message)]
+    return [styles[0:3], styles[3:6], styles[6:9]]
+
+
+def green_cells(message: Json) -> set[tuple[int, int]]:
+    """The cells shown green: a winning line."""
+    return {
+        (i, j)
+        for i, row in enumerate(cell_styles(message))
+        for j, style in enumerate(row)
+        if style == WINNING
+    }
+
+
+def all_cells_enabled(message: Json) -> bool:
+    return not any(button.get("disabled") for button in cell_buttons(message))
+
+
+def control_labels(message: Json) -> list[str]:
+    """The labels of a board's buttons after its nine cells (Hint, Resign, Rematch, ...)."""
+    return [button.get("label") or "" for button in buttons(message)[9:]]
+
+
 def board(message: Json) -> list[list[str | None]]:
     """The marks on a board message's cells: "X", "O" or None, row by row."""
     cells = [mark(button) for button in cell_buttons(message)]
@@ -76,6 +133,24 @@ def marks(message: Json) -> dict[tuple[int, int], str]:
 def is_over(message: Json) -> bool:
     """Whether a board shows a finished game: it offers no Resign (its cells stay enabled)."""
     return "Resign" not in [button.get("label") for button in buttons(message)]
+
+
+def snapshot(message: Json) -> tuple[str, list[tuple[Any, ...]], int | None]:
+    """What a user sees of a message, to compare: its text, every button's look and state
+    (custom_id, emoji, label, style, disabled), its colour."""
+    looks = [
+        (b.get("custom_id"), b.get("emoji"), b.get("label"), b["style"], bool(b.get("disabled")))
+        for b in buttons(message)
+    ]
+    return text(message), looks, accent(message)
+
+
+def emoji_text(emoji: Json) -> str:
+    """An emoji as a message's text writes it: a standard one as itself, a server's own as
+    <:name:id> (animated: <a:name:id>)."""
+    if not emoji.get("id"):
+        return str(emoji["name"])
+    return f"<{'a' if emoji.get('animated') else ''}:{emoji['name']}:{emoji['id']}>"
 
 
 def first_empty(message: Json) -> tuple[int, int] | None:

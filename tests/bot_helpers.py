@@ -1,9 +1,11 @@
-"""Building the bot for SimCord, reading a board message as a user sees it, clicking it."""
+"""Building the bot for SimCord, reading a board message as a user sees it (fake_discord/reading.py
+on the message's JSON), clicking it."""
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import discord
 
@@ -11,11 +13,12 @@ import tictactoe as ttt
 from bot.app import TicTacToeBot
 from bot.ops.metrics import Metrics
 from bot.settings import Settings
+from fake_discord import Json, reading
 from fake_discord.limits import message_payload, modal_problems, problems
 
 GAME_TIMEOUT = 600
 CHALLENGE_TIMEOUT = 60
-MARKS = {"X": ttt.X, "O": ttt.O}
+T = TypeVar("T")
 BLANK = "\u2800"  # the label of an empty cell
 
 APOLOGY = "Sorry, something went wrong on my side. Please try again."
@@ -47,121 +50,56 @@ def make_bot(
 # ------------------------------------------------------------------ reading a message
 
 
-def walk(components: list[Any]) -> list[Any]:
-    """Every component of a message in document order, nested V2 layouts included."""
-    found: list[Any] = []
-    for component in components:
-        found.append(component)
-        found.extend(walk(list(getattr(component, "children", None) or [])))
-    return found
+def as_json(message: discord.Message) -> Json:
+    """A received discord.py message as the JSON fake_discord/reading.py reads: the body it
+    came from (content, flags, components) and its id."""
+    return {"id": message.id, **message_payload(message)}
 
 
-def buttons(message: discord.Message) -> list[discord.Button]:
-    return [c for c in walk(message.components) if isinstance(c, discord.Button)]
+def _on_message(read: Callable[[Json], T]) -> Callable[[discord.Message], T]:
+    """`read` (of fake_discord/reading.py) on a discord.py message, through its JSON."""
+
+    def on_message(message: discord.Message) -> T:
+        return read(as_json(message))
+
+    on_message.__doc__ = read.__doc__
+    return on_message
 
 
-def texts(message: discord.Message) -> list[str]:
-    """The text displays of a V2 message, in order."""
-    return [c.content for c in walk(message.components) if isinstance(c, discord.TextDisplay)]
-
-
-def text(message: discord.Message) -> str:
-    """What a user reads: the content and every text display."""
-    parts = [message.content] if message.content else []
-    parts += texts(message)
-    return "\n".join(parts)
-
-
-def heading(message: discord.Message) -> str:
-    """A board's first text: the title and one line per player."""
-    return texts(message)[0]
-
-
-def status(message: discord.Message) -> str:
-    """A board's second text: the last move, whose turn or the result."""
-    shown = texts(message)
-    assert len(shown) == 2, shown
-    return shown[1]
-
-
-def is_v2(message: discord.Message) -> bool:
-    return message.flags.components_v2 and not message.content
-
-
-def accent(message: discord.Message) -> int | None:
-    containers = [c for c in message.components if isinstance(c, discord.Container)]
-    assert len(containers) == 1
-    colour = containers[0].accent_colour
-    return None if colour is None else colour.value
-
-
-def cell_buttons(message: discord.Message) -> list[list[discord.Button]]:
-    cells = buttons(message)[:9]
-    assert len(cells) == 9, f"expected 9 cells, got {len(cells)}"
-    return [cells[0:3], cells[3:6], cells[6:9]]
-
-
-def board_of(message: discord.Message) -> list[list[str | None]]:
-    """The marks shown on the cells, as an engine board."""
-    return [[MARKS.get(cell.label or "") for cell in row] for row in cell_buttons(message)]
-
-
-def cell_styles(message: discord.Message) -> list[list[discord.ButtonStyle]]:
-    return [[cell.style for cell in row] for row in cell_buttons(message)]
-
-
-def all_cells_enabled(message: discord.Message) -> bool:
-    return not any(cell.disabled for row in cell_buttons(message) for cell in row)
-
-
-def control_labels(message: discord.Message) -> list[str]:
-    return [button.label or "" for button in buttons(message)[9:]]
-
-
-def green_cells(message: discord.Message) -> set[tuple[int, int]]:
-    return {
-        (i, j)
-        for i, row in enumerate(cell_buttons(message))
-        for j, cell in enumerate(row)
-        if cell.style is discord.ButtonStyle.success
-    }
+# The buttons are JSON: button["label"], button["style"] (a discord.ButtonStyle value), ...
+buttons = _on_message(reading.buttons)
+texts = _on_message(reading.texts)
+text = _on_message(reading.text)
+heading = _on_message(reading.heading)
+status = _on_message(reading.status)
+is_v2 = _on_message(reading.is_v2)
+accent = _on_message(reading.accent)
+cell_buttons = _on_message(reading.cell_buttons)  # the nine, row by row, in one list
+board_of = _on_message(reading.board)
+cell_styles = _on_message(reading.cell_styles)
+all_cells_enabled = _on_message(reading.all_cells_enabled)
+control_labels = _on_message(reading.control_labels)
+green_cells = _on_message(reading.green_cells)
+snapshot = _on_message(reading.snapshot)
+is_over = _on_message(reading.is_over)
 
 
 def marks_keep_their_colours(message: discord.Message) -> bool:
     """Every cell not on a winning line: X red, O blurple, empty grey; labels X, O or blank."""
+    shown = as_json(message)
     colours = {
-        ttt.X: discord.ButtonStyle.danger,
-        ttt.O: discord.ButtonStyle.primary,
-        None: discord.ButtonStyle.secondary,
+        ttt.X: discord.ButtonStyle.danger.value,
+        ttt.O: discord.ButtonStyle.primary.value,
+        None: discord.ButtonStyle.secondary.value,
     }
     labels = {ttt.X: "X", ttt.O: "O", None: BLANK}
-    green = green_cells(message)
+    green = reading.green_cells(shown)
+    cells = reading.cell_buttons(shown)
+    marks = [reading.mark(cell) for cell in cells]
     return all(
-        cell.label == labels[MARKS.get(cell.label or "")]
-        and ((i, j) in green or cell.style is colours[MARKS.get(cell.label or "")])
-        for i, row in enumerate(cell_buttons(message))
-        for j, cell in enumerate(row)
-    )
-
-
-def _accent_or_none(message: discord.Message) -> int | None:
-    containers = [c for c in message.components if isinstance(c, discord.Container)]
-    colour = containers[0].accent_colour if containers else None
-    return None if colour is None else colour.value
-
-
-def snapshot(message: discord.Message) -> tuple[str, list[tuple[Any, ...]], int | None]:
-    """What a user sees of a message: its text, every button's look and state, its colour."""
-    return (
-        text(message),
-        [(b.custom_id, str(b.emoji), b.label, b.style, b.disabled) for b in buttons(message)],
-        _accent_or_none(message),
-    )
-
-
-def is_over(message: discord.Message) -> bool:
-    return "Rematch" in control_labels(message) or not any(
-        label in ("Resign",) for label in control_labels(message)
+        cell.get("label") == labels[mark]
+        and (divmod(index, 3) in green or cell["style"] == colours[mark])
+        for index, (cell, mark) in enumerate(zip(cells, marks, strict=True))
     )
 
 
@@ -287,19 +225,19 @@ def check_modals(env: Any) -> None:
 
 
 async def click_cell(actor, message: discord.Message, cell: tuple[int, int]):
-    i, j = cell
-    return await actor.click(message, custom_id=cell_buttons(message)[i][j].custom_id)
+    button = reading.find_button(as_json(message), cell=cell)
+    return await actor.click(message, custom_id=button["custom_id"])
 
 
 async def click_control(actor, message: discord.Message, label: str):
-    (button,) = [b for b in buttons(message)[9:] if b.label == label]
-    return await actor.click(message, custom_id=button.custom_id)
+    (button,) = [b for b in buttons(message)[9:] if b.get("label") == label]
+    return await actor.click(message, custom_id=button["custom_id"])
 
 
 async def click_label(actor, message: discord.Message, label: str):
     """Press the one button labelled `label` (a challenge's, a private answer's)."""
-    (button,) = [b for b in buttons(message) if b.label == label]
-    return await actor.click(message, custom_id=button.custom_id)
+    (button,) = [b for b in buttons(message) if b.get("label") == label]
+    return await actor.click(message, custom_id=button["custom_id"])
 
 
 async def resign(actor, board: discord.Message):

@@ -72,9 +72,9 @@ async def test_challenge_pings_the_opponent_with_accept_and_decline(world):
         f"you play **O**. X moves first.\n"
         f"⏳ The challenge closes <t:{deadline(env, CHALLENGE_TIMEOUT)}:R>.",
     ]
-    assert [(b.label, b.style) for b in buttons(message)] == [
-        ("Accept", discord.ButtonStyle.success),
-        ("Decline", discord.ButtonStyle.danger),
+    assert [(b["label"], b["style"]) for b in buttons(message)] == [
+        ("Accept", discord.ButtonStyle.success.value),
+        ("Decline", discord.ButtonStyle.danger.value),
     ]
     (callback,) = [r for r in env.http_requests if r.path.endswith("/callback")]
     allowed = callback.json["data"]["allowed_mentions"]
@@ -177,7 +177,7 @@ async def test_unanswered_challenge_expires_after_a_minute(world):
     env, channel, alice, bob = world.env, world.channel, world.alice, world.bob
     message = await challenge(channel, alice, bob)
     await env.advance_time(CHALLENGE_TIMEOUT - 1)
-    assert [b.label for b in buttons(channel.last_message)] == ["Accept", "Decline"]
+    assert [b["label"] for b in buttons(channel.last_message)] == ["Accept", "Decline"]
     await env.advance_time(1)
     expired = channel.last_message
     assert expired.id == message.id
@@ -278,7 +278,7 @@ async def test_a_hint_is_refused_between_two_people(world):
     assert "Hint" not in control_labels(board_message)
     other = world.guild.create_text_channel("other")
     forged = await post_forged(env, other, f"ttt2:h:m:{alice.id}:{bob.id}:-:-:en-US")
-    result = await alice.click(forged, custom_id=buttons(forged)[0].custom_id)
+    result = await alice.click(forged, custom_id=buttons(forged)[0]["custom_id"])
     assert result.ephemeral
     assert result.response.content not in ("", APOLOGY)
     assert other.last_message.content == "a forged board"
@@ -292,14 +292,14 @@ async def test_a_resign_confirmation_only_ever_resigns_whoever_presses_it(world)
     board_message = await accepted(world)
     asked = await click_control(alice, board_message, "Resign")
     confirm, _cancel = buttons(asked.followups[0].message)
-    assert confirm.custom_id is not None
+    assert confirm.get("custom_id") is not None
     assert asked.followups[0].id not in [m.id for m in channel.history(viewer=bob)]
-    copy = await post_forged(env, channel, confirm.custom_id)
+    copy = await post_forged(env, channel, confirm["custom_id"])
     before = snapshot(message_by_id(channel, board_message.id))
-    stranger = await carol.click(copy, custom_id=confirm.custom_id)
+    stranger = await carol.click(copy, custom_id=confirm["custom_id"])
     assert stranger.ephemeral
     assert stranger.response.content == invalid(env)
     assert snapshot(message_by_id(channel, board_message.id)) == before
-    await bob.click(copy, custom_id=confirm.custom_id)
+    await bob.click(copy, custom_id=confirm["custom_id"])
     after = message_by_id(channel, board_message.id)
     assert status(after) == f"🏳️ {bob.mention} resigned: **{alice.mention} wins.**"

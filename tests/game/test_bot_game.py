@@ -107,8 +107,8 @@ async def test_new_game_shows_an_empty_board_and_whose_turn(world):
     )
     assert status(message) == turn_line(alice, "X", env)
     assert board_of(message) == ttt.initial_state()
-    assert all(cell.label == BLANK for row in cell_buttons(message) for cell in row)
-    assert cell_styles(message) == [[discord.ButtonStyle.secondary] * 3] * 3
+    assert all(cell["label"] == BLANK for cell in cell_buttons(message))
+    assert cell_styles(message) == [[discord.ButtonStyle.secondary.value] * 3] * 3
     assert all_cells_enabled(message)
     assert control_labels(message) == ["Hint", "Resign"]
     assert accent(message) == RED
@@ -129,9 +129,9 @@ async def test_a_click_shows_the_move_and_the_bot_reply_in_one_edit(world):
     assert marks_on(message) == 2
     assert status(message) == last_move("O", (1, 1)) + "\n" + turn_line(alice, "X", env)
     styles = cell_styles(message)
-    assert styles[0][0] is discord.ButtonStyle.danger
-    assert styles[1][1] is discord.ButtonStyle.primary
-    assert styles[0][1] is discord.ButtonStyle.secondary
+    assert styles[0][0] == discord.ButtonStyle.danger.value
+    assert styles[1][1] == discord.ButtonStyle.primary.value
+    assert styles[0][1] == discord.ButtonStyle.secondary.value
     assert all_cells_enabled(message)
     assert accent(message) == RED
 
@@ -291,9 +291,9 @@ async def test_resign_asks_privately_first_and_changes_nothing(world):
     assert asked.followups[0].ephemeral
     assert asked.followups[0].content == RESIGN_QUESTION
     question = asked.followups[0].message
-    assert [(b.label, b.style) for b in buttons(question)] == [
-        ("Yes, resign", discord.ButtonStyle.danger),
-        ("Cancel", discord.ButtonStyle.secondary),
+    assert [(b["label"], b["style"]) for b in buttons(question)] == [
+        ("Yes, resign", discord.ButtonStyle.danger.value),
+        ("Cancel", discord.ButtonStyle.secondary.value),
     ]
     assert snapshot(message_by_id(channel, board_message.id)) == before
     # Only alice sees the question: it is not in what the others see of the channel.
@@ -456,7 +456,7 @@ async def test_rematch_retires_the_old_board_and_swaps_marks(world):
     assert control_labels(retired) == ["Review"]
     assert accent(retired) == GREEN
     with pytest.raises(SetupError):  # no second rematch: the button is gone
-        await alice.click(retired, custom_id=buttons(finished)[9].custom_id)
+        await alice.click(retired, custom_id=buttons(finished)[9]["custom_id"])
     review = await click_control(alice, retired, "Review")
     assert review.ephemeral
     assert review.response.content != APOLOGY

@@ -10,7 +10,7 @@ import random
 
 import discord
 import pytest
-from bot_helpers import buttons, texts
+from bot_helpers import as_json, texts
 
 from bot.app import TicTacToeBot
 from bot.core.server import (
@@ -23,6 +23,7 @@ from bot.core.server import (
 from bot.ops.metrics import Metrics
 from bot.records.sql.storage import Storage, open_records
 from bot.settings import Settings
+from fake_discord import walk
 
 NOT_ALLOWED = "Only members with the Manage Server permission can change these settings."
 NOT_SAVED = "Could not save the settings: the database is not answering. Try again."
@@ -84,19 +85,10 @@ def notice(message) -> str:
 
 
 def control_ids(message) -> list[str]:
-    found = [b.custom_id for b in buttons(message)]
-    found += [
-        c.custom_id
-        for c in _walk(message.components)
-        if isinstance(c, discord.SelectMenu) and c.custom_id
-    ]
-    return sorted(i for i in found if i)
-
-
-def _walk(components):
-    for component in components:
-        yield component
-        yield from _walk(list(getattr(component, "children", None) or []))
+    """The custom_ids of the card's buttons and menus."""
+    return sorted(
+        c["custom_id"] for c in walk(as_json(message)["components"]) if c.get("custom_id")
+    )
 
 
 async def open_card(world, member):

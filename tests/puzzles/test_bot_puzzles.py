@@ -136,7 +136,7 @@ async def test_a_puzzle_goes_on_after_a_restart(world):
 async def test_a_forged_puzzle_button_is_refused(world):
     shown = await world.alice.slash(world.channel, "puzzle")
     message = shown.response.message
-    parts = str(buttons(message)[0].custom_id).split(":")
+    parts = str(buttons(message)[0]["custom_id"]).split(":")
     parts[2] = parts[2][:4] + "8888"  # moves nobody could have played
     forged = await post_forged(world.env, world.channel, ":".join(parts))
     result = await world.alice.click(forged, custom_id=":".join(parts))

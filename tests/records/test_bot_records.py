@@ -80,7 +80,7 @@ async def beat(channel, winner, loser) -> None:
 
 
 def labels(message) -> list[str]:
-    return [button.label or "" for button in buttons(message)]
+    return [button.get("label") or "" for button in buttons(message)]
 
 
 @pytest.mark.usefixtures("discord_rules")

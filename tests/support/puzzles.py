@@ -29,7 +29,7 @@ def wrong_move(message: discord.Message) -> tuple[int, int]:
 
 def shown_attempt(message: discord.Message) -> puzzles.Attempt:
     """The attempt a board's buttons carry (the custom_id is the bot's own format)."""
-    state = str(buttons(message)[0].custom_id).split(":")[2]
+    state = str(buttons(message)[0]["custom_id"]).split(":")[2]
     return puzzles.decode(state)
 
 

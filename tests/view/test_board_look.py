@@ -21,7 +21,7 @@ from bot.core.server import Look, Mark
 from bot.ui import card_view
 from bot.view import components
 from bot.view.board import render_challenge, render_game
-from fake_discord import validate_message
+from fake_discord import emoji_text, validate_message
 
 if TYPE_CHECKING:
     from discord.types.components import ButtonComponent
@@ -178,8 +178,8 @@ async def test_a_board_with_a_look_plays_on_through_the_bot_and_keeps_it(world):
     result = await click_cell(alice, channel.last_message, (0, 0))
     assert not result.ephemeral
     message = channel.last_message
-    cells = [cell for row in cell_buttons(message) for cell in row]
-    shown = [str(cell.emoji) if cell.emoji else cell.label for cell in cells]
+    cells = cell_buttons(message)
+    shown = [emoji_text(cell["emoji"]) if cell.get("emoji") else cell["label"] for cell in cells]
     assert shown.count(f"<:mark:{cross.emoji_id}>") == 1
     assert shown.count("🙂") == 1  # the bot's reply, in the look's O
     assert shown[0] == f"<:mark:{cross.emoji_id}>"
@@ -188,5 +188,5 @@ async def test_a_board_with_a_look_plays_on_through_the_bot_and_keeps_it(world):
         f"🟥 **<:mark:{cross.emoji_id}>** {alice.mention}",
         f"🟦 **🙂** {bot.user.mention} · Difficulty: Impossible",
     ]
-    assert all(codec.decode(cell.custom_id or "").state.look == look for cell in cells)
+    assert all(codec.decode(cell["custom_id"]).state.look == look for cell in cells)
     check_limits(message)
