@@ -19,7 +19,7 @@ process, HTTP and a gateway websocket).
 """
 
 from .harness import Harness, Sent, answer_raw
-from .limits import DiscordError, message_payload, problems, validate_message
+from .limits import DiscordError, as_json, message_payload, problems, validate_message
 from .payloads import FakeChannel, FakeGuild, FakeUser, Json
 from .reading import (
     accent,
@@ -60,6 +60,7 @@ __all__ = [
     "accent",
     "all_cells_enabled",
     "answer_raw",
+    "as_json",
     "board",
     "buttons",
     "cell_buttons",

@@ -376,6 +376,12 @@ def message_payload(message: discord.Message) -> Json:
     return body
 
 
+def as_json(message: discord.Message) -> Json:
+    """A received discord.py message as the JSON reading.py reads: the body it came from
+    (content, flags, components) and its id."""
+    return {"id": message.id, **message_payload(message)}
+
+
 def _without_ids(component: Any) -> Any:
     """The component as a bot sends it: the numeric ids are Discord's (discord.py writes 0
     where the message had none). A custom emoji keeps its id: it names the emoji."""

@@ -25,10 +25,13 @@ COMPONENTS_V2 = discord.MessageFlags(components_v2=True).value
 
 
 def walk(components: list[Json]) -> Iterator[Json]:
-    """Every component, nested ones included, depth-first in document order."""
+    """Every component, nested ones included (a section's accessory too), depth-first in
+    document order."""
     for component in components:
         yield component
         yield from walk(component.get("components") or [])
+        if accessory := component.get("accessory"):
+            yield from walk([accessory])
 
 
 def buttons(message: Json) -> list[Json]:

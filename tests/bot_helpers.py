@@ -14,7 +14,7 @@ from bot.app import TicTacToeBot
 from bot.ops.metrics import Metrics
 from bot.settings import Settings
 from fake_discord import Json, reading
-from fake_discord.limits import message_payload, modal_problems, problems
+from fake_discord.limits import as_json, message_payload, modal_problems, problems
 
 GAME_TIMEOUT = 600
 CHALLENGE_TIMEOUT = 60
@@ -48,12 +48,6 @@ def make_bot(
 
 
 # ------------------------------------------------------------------ reading a message
-
-
-def as_json(message: discord.Message) -> Json:
-    """A received discord.py message as the JSON fake_discord/reading.py reads: the body it
-    came from (content, flags, components) and its id."""
-    return {"id": message.id, **message_payload(message)}
 
 
 def _on_message(read: Callable[[Json], T]) -> Callable[[discord.Message], T]:

@@ -21,7 +21,7 @@ import math
 import random
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,6 +48,7 @@ from bot.records.sql.storage import Storage
 from bot.ui import card_view
 from bot.view import components
 from bot.view.board import render_game
+from fake_discord import Json, as_json, reading
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, ViewportSize
@@ -115,34 +116,29 @@ def state(
 # ---------------------------------------------------------------- reading and clicking boards
 
 
-def walk_buttons(components: Sequence[Any]) -> Iterator[discord.Button]:
-    """Every button of a message in reading order, however deeply its layout nests them."""
-    for component in components:
-        if isinstance(component, discord.Button):
-            yield component
-        yield from walk_buttons(getattr(component, "children", None) or ())
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            yield from walk_buttons((accessory,))
+def _buttons(message: discord.Message) -> list[Json]:
+    """Every button of a message in reading order, as fake_discord's reader finds them."""
+    return reading.buttons(as_json(message))
 
 
-def _shown(button: discord.Button) -> str:
+def _shown(button: Json) -> str:
     """What a button shows: its label without blanks, or else its emoji."""
-    label = (button.label or "").strip(BLANK)
-    return label or (str(button.emoji) if button.emoji else "")
+    label = (button.get("label") or "").strip(BLANK)
+    emoji = button.get("emoji")
+    return label or (reading.emoji_text(emoji) if emoji else "")
 
 
-def cells(message: discord.Message) -> list[discord.Button]:
+def cells(message: discord.Message) -> list[Json]:
     """The 9 cell buttons, row by row: the buttons that show a mark or nothing at all."""
-    found = [button for button in walk_buttons(message.components) if _is_cell(button)]
+    found = [button for button in _buttons(message) if _is_cell(button)]
     if len(found) != 9:
         raise LookupError(f"expected 9 cell buttons, found {len(found)} in {message.content!r}")
     return found
 
 
-def _is_cell(button: discord.Button) -> bool:
-    label = (button.label or "").strip(BLANK)
-    emoji = str(button.emoji) if button.emoji else ""
+def _is_cell(button: Json) -> bool:
+    label = (button.get("label") or "").strip(BLANK)
+    emoji = reading.emoji_text(button["emoji"]) if button.get("emoji") else ""
     shown = (*MARKS, *LOOK_MARKS)
     return label in ("", *shown) and emoji in ("", *shown) and not (label and emoji)
 
@@ -171,7 +167,7 @@ def board_message(world: DemoWorld) -> discord.Message:
 def game_over(message: discord.Message) -> bool:
     """Finished boards keep their cells at full strength; only a live one offers Resign."""
     return not any(
-        (button.label or "").casefold() == "resign" for button in walk_buttons(message.components)
+        (button.get("label") or "").casefold() == "resign" for button in _buttons(message)
     )
 
 
@@ -179,15 +175,14 @@ async def play(actor: MemberActor, world: DemoWorld, cell: ttt.Action) -> Intera
     """`actor` clicks `cell` (row, column) on the latest board."""
     message = board_message(world)
     button = cells(message)[cell[0] * 3 + cell[1]]
-    assert button.custom_id is not None
-    return await actor.click(message, custom_id=button.custom_id)
+    return await actor.click(message, custom_id=button["custom_id"])
 
 
 async def click_button(actor: MemberActor, message: discord.Message, word: str) -> None:
     """Click the button whose label contains `word` (any case), e.g. "accept", "rematch"."""
-    for button in walk_buttons(message.components):
-        if word.casefold() in (button.label or "").casefold() and button.custom_id:
-            await actor.click(message, custom_id=button.custom_id)
+    for button in _buttons(message):
+        if word.casefold() in (button.get("label") or "").casefold() and button.get("custom_id"):
+            await actor.click(message, custom_id=button["custom_id"])
             return
     raise LookupError(f"no {word!r} button on {message.content!r}")
 
@@ -569,14 +564,12 @@ async def puzzle(world: DemoWorld) -> discord.Message:
 
 async def click_cell(world: DemoWorld, message: discord.Message, cell: ttt.Action) -> None:
     button = cells(message)[cell[0] * 3 + cell[1]]
-    assert button.custom_id is not None
-    await world.you.click(message, custom_id=button.custom_id)
+    await world.you.click(message, custom_id=button["custom_id"])
 
 
 def puzzle_over(message: discord.Message) -> bool:
     return any(
-        "next puzzle" in (button.label or "").casefold()
-        for button in walk_buttons(message.components)
+        "next puzzle" in (button.get("label") or "").casefold() for button in _buttons(message)
     )
 
 
