@@ -15,7 +15,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT_ONLY, WITH_DEMO, DEV = "requirements-bot.txt", "requirements.txt", "requirements-dev.txt"
-DEMO_MODULE = ROOT / "bot" / "demo.py"  # imported by `python -m bot` only for --demo
+# Imported by `python -m bot` only for --demo.
+DEMO_MODULES = [ROOT / "bot" / "demo.py", ROOT / "bot" / "demo_sync.py"]
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
@@ -63,7 +64,7 @@ def test_the_bot_alone_installs_nothing_of_the_demo():
 
 
 def test_the_bot_alone_has_every_package_the_bot_imports():
-    sources = [path for path in (ROOT / "bot").rglob("*.py") if path != DEMO_MODULE]
+    sources = [path for path in (ROOT / "bot").rglob("*.py") if path not in DEMO_MODULES]
     distributions = packages_distributions()
     needed = {canonical(distributions[module][0]) for module in third_party_imports(sources)}
     assert needed
@@ -79,5 +80,5 @@ def test_the_newcomers_install_adds_the_demo_and_the_developers_the_tests():
     assert {"pytest", "ruff", "mypy"} <= requirements(DEV)
     # The demo's imports are in requirements.txt.
     distributions = packages_distributions()
-    demo_needs = {canonical(distributions[m][0]) for m in third_party_imports([DEMO_MODULE])}
+    demo_needs = {canonical(distributions[m][0]) for m in third_party_imports(DEMO_MODULES)}
     assert demo_needs <= with_demo
