@@ -183,9 +183,9 @@ _PACKED: dict[Path, bytes | None] = {}
 
 
 def pack_catalogs() -> None:
-    """Keep the catalogs loaded so far only packed, each unpacked again (in memory, about
-    0.3 ms) by the first message asked in its language: the command sync at start-up needs every
-    locale's, while players use a few languages (en-US needs none). About 1 MB less."""
+    """Keep the catalogs loaded so far only packed, each unpacked again (in memory: gettext
+    parses the .mo, about 1 ms) by the first message asked in its language: the command sync at
+    start-up needs every locale's, while players use a few languages (en-US needs none)."""
     _load.cache_clear()
 
 
