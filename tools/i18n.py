@@ -1,12 +1,14 @@
-"""Message catalogs of the bot: ``python -m tools.i18n extract|update|check``.
+"""Message catalogs of the bot: ``python -m tools.i18n extract|update|compile|check``.
 
 extract  writes bot/i18n/bot.pot from the translatable strings in bot/**.py.
 update   merges bot.pot into every locale's bot.po, creating missing ones with the locale's
-         plural forms (from CLDR, through Babel).
+         plural forms (from CLDR, through Babel), then compiles them.
+compile  writes each locale's bot.mo, what the running bot reads, from its bot.po (Babel's
+         compiler, without the fuzzy entries: the same .po gives the same bytes).
 check    lists every problem (exit 1): a missing catalog, a bot.pot older than the sources, a
          message missing, untranslated or fuzzy, {placeholders} or Discord markup (mentions,
          timestamps, **bold**, emoji) that differ from the English, wrong plural forms, a
-         catalog that does not compile.
+         catalog that does not compile, a bot.mo missing or not what its bot.po compiles to.
 
 Babel's Python extractor reads tokens, not the syntax tree: a call is found by its name alone,
 so ``_("...")``, ``tr.gettext("...")`` and ``translations(loc).ngettext(...)`` all count, and the
@@ -72,6 +74,7 @@ CATALOG_COMMENT: Final = """\
 # Translate each msgstr; keep the {{placeholders}}, <@mentions>, <t:times>,
 # **bold** and emoji of the English text. Then run
 # `python -m tools.i18n check` and `python -m pytest tests/view/test_i18n.py`."""
+COMPILE_HINT: Final = "run `python -m tools.i18n compile`"
 
 # Plural rules are compared on the counts a game can show; CLDR's extra categories beyond them
 # (French "many" for millions, the fractions of Czech or Russian) are not gettext forms.
@@ -171,6 +174,8 @@ def update_catalogs(template: Catalog) -> dict[str, str]:
         catalog.project, catalog.version = template.project, template.version
         _set_plural_forms(catalog, code)
         changed = write_catalog(path, catalog)
+        # Compiled from the file, which keeps its dates when nothing else changed.
+        changed |= write_compiled(code)
         outcome[code] = "created" if created else "updated" if changed else "unchanged"
     return outcome
 
@@ -196,6 +201,25 @@ def _without_dates(content: bytes) -> list[bytes]:
     return [line for line in content.splitlines() if not line.startswith(_DATE_HEADERS)]
 
 
+# --- compile -----------------------------------------------------------------------------------
+
+
+def compile_catalogs() -> dict[str, str]:
+    """Compile every locale's bot.po to its bot.mo: {code: "written"|"unchanged"}."""
+    return {code: "written" if write_compiled(code) else "unchanged" for code in target_locales()}
+
+
+def write_compiled(code: str) -> bool:
+    """Write the locale's bot.mo from its bot.po unless it holds those bytes already; whether it
+    was written."""
+    compiled = i18n.compile_mo(i18n.read_catalog(i18n.catalog_path(code)))
+    path = i18n.compiled_path(code)
+    if path.exists() and path.read_bytes() == compiled:
+        return False
+    path.write_bytes(compiled)
+    return True
+
+
 # --- check -------------------------------------------------------------------------------------
 
 
@@ -219,7 +243,22 @@ def check() -> list[str]:
             problems.append(f"{code}: {_shown(path)} cannot be read: {error}")
             continue
         problems += check_catalog(code, catalog, template)
+        problems += check_compiled(code, catalog)
     return problems
+
+
+def check_compiled(code: str, catalog: Catalog) -> list[str]:
+    """The committed bot.mo must be what Babel compiles from the locale's bot.po (`catalog`)."""
+    path = i18n.compiled_path(code)
+    if not path.exists():
+        return [f"{code}: {_shown(path)} is missing: {COMPILE_HINT}"]
+    try:
+        compiled = i18n.compile_mo(catalog)
+    except Exception:
+        return []  # check_catalog reports it
+    if path.read_bytes() != compiled:
+        return [f"{code}: {_shown(path)} is not what its bot.po compiles to: {COMPILE_HINT}"]
+    return []
 
 
 def check_sources(source_dir: Path = SOURCES) -> list[str]:
@@ -417,9 +456,10 @@ def _shown(path: Path) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m tools.i18n", description="Extract, merge and check the message catalogs."
+        prog="python -m tools.i18n",
+        description="Extract, merge, compile and check the message catalogs.",
     )
-    parser.add_argument("command", choices=("extract", "update", "check"))
+    parser.add_argument("command", choices=("extract", "update", "compile", "check"))
     command = parser.parse_args(argv).command
     out = sys.stdout
     if command == "extract":
@@ -433,10 +473,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr.write(f"{_shown(i18n.TEMPLATE_PATH)} is missing: run extract first\n")
             return 1
         outcome = update_catalogs(i18n.read_catalog(i18n.TEMPLATE_PATH))
-        for state in ("created", "updated", "unchanged"):
-            codes = [code for code, result in outcome.items() if result == state]
-            if codes:
-                out.write(f"{state}: {' '.join(codes)}\n")
+        _report(outcome, ("created", "updated", "unchanged"))
+    elif command == "compile":
+        _report(compile_catalogs(), ("written", "unchanged"))
     else:
         problems = check()
         for problem in problems:
@@ -446,6 +485,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         out.write(f"OK: {len(target_locales())} catalogs match the template and the sources\n")
     return 0
+
+
+def _report(outcome: dict[str, str], states: Sequence[str]) -> None:
+    for state in states:
+        codes = [code for code, result in outcome.items() if result == state]
+        if codes:
+            sys.stdout.write(f"{state}: {' '.join(codes)}\n")
 
 
 if __name__ == "__main__":

@@ -18,12 +18,16 @@ catalog. Placeholders are named ``str.format`` fields, filled in after translati
 This package is pure (no Discord): the views use it. bot/i18n/translator.py is the Discord
 side, the app_commands Translator that localizes the slash commands from the same catalogs.
 
-Each other locale has ``locales/<code>/LC_MESSAGES/bot.po`` (template: ``bot.pot``). Nothing
-binary is committed: on first use a ``.po`` is read into the dictionary `gettext` looks messages
-up in (bot/i18n/po.py: the entries Babel's compiler would give, without Babel's Catalog), and
-kept; after the start-up's command sync (`pack_catalogs`), only packed in memory until a message
-is asked in that language. ``python -m tools.i18n`` extracts, merges and checks the
-catalogs with Babel (`read_catalog`, `compile_catalog`).
+Each other locale has ``locales/<code>/LC_MESSAGES/bot.po`` (template: ``bot.pot``), which
+translators edit, and next to it ``bot.mo``, the same catalog compiled by Babel, which the bot
+reads with the standard library's `gettext.GNUTranslations`. The compiled files are committed
+so that the running bot needs no Babel to read its messages (Babel's catalog parser and its
+data would cost the bot's process about 2 MB); ``python -m tools.i18n check``, run by the tests
+in CI, keeps each one byte for byte what Babel compiles from its ``.po``. A catalog is read on
+first use and kept, and its bytes kept compressed: after the start-up's command sync
+(`pack_catalogs`), a language's catalog lives only packed in memory until a message is asked in
+it. ``python -m tools.i18n`` extracts, merges, compiles and checks the catalogs with Babel
+(`read_catalog`, `compile_mo`).
 """
 
 from __future__ import annotations
@@ -32,11 +36,10 @@ import functools
 import gettext
 import io
 import logging
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal
-
-from bot.i18n import po
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
@@ -49,6 +52,8 @@ __all__ = [
     "babel_locale",
     "catalog_path",
     "compile_catalog",
+    "compile_mo",
+    "compiled_path",
     "format_list",
     "normalize",
     "pack_catalogs",
@@ -134,6 +139,11 @@ def catalog_path(code: str) -> Path:
     return LOCALES_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+def compiled_path(code: str) -> Path:
+    """Where the compiled catalog (.mo) of a Discord locale code lives, next to its .po."""
+    return catalog_path(code).with_suffix(".mo")
+
+
 def read_catalog(path: Path) -> Catalog:
     """Parse a .po file with Babel (the tools'); raises babel's PoFileError on a syntax error."""
     from babel.messages.pofile import read_po
@@ -142,15 +152,20 @@ def read_catalog(path: Path) -> Catalog:
         return read_po(file, abort_invalid=True)
 
 
-def compile_catalog(catalog: Catalog) -> gettext.GNUTranslations:
-    """Compile to an in-memory .mo and load it with gettext. Fuzzy and untranslated entries are
-    left out, so gettext falls back to the English msgid for them."""
+def compile_mo(catalog: Catalog) -> bytes:
+    """The .mo file of a catalog, as Babel compiles it (the same bytes for the same catalog).
+    Fuzzy and untranslated entries are left out, so gettext falls back to the English msgid for
+    them."""
     from babel.messages.mofile import write_mo
 
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
-    buffer.seek(0)
-    return gettext.GNUTranslations(buffer)
+    return buffer.getvalue()
+
+
+def compile_catalog(catalog: Catalog) -> gettext.GNUTranslations:
+    """Compile to an in-memory .mo and load it with gettext."""
+    return gettext.GNUTranslations(io.BytesIO(compile_mo(catalog)))
 
 
 def translations(locale: object) -> gettext.NullTranslations:
@@ -161,16 +176,16 @@ def translations(locale: object) -> gettext.NullTranslations:
     return _load(normalize(locale))
 
 
-# Each catalog read, packed (bot/i18n/po.py): what a language's messages come from once
+# Each catalog read, its .mo's bytes compressed: what a language's messages come from once
 # pack_catalogs() has let the catalogs go, without reading its file again. By path, not by code:
 # tests point LOCALES_DIR elsewhere. None: the file could not be read.
 _PACKED: dict[Path, bytes | None] = {}
 
 
 def pack_catalogs() -> None:
-    """Keep the catalogs loaded so far only packed, each unpacked again (in memory, about
-    0.5 ms) by the first message asked in its language: the command sync at start-up needs every
-    locale's, while players use a few languages (en-US needs none). About 1 MB less."""
+    """Keep the catalogs loaded so far only packed, each unpacked again (in memory: gettext
+    parses the .mo, about 1 ms) by the first message asked in its language: the command sync at
+    start-up needs every locale's, while players use a few languages (en-US needs none)."""
     _load.cache_clear()
 
 
@@ -188,17 +203,22 @@ def _load(code: str) -> gettext.NullTranslations:
 def _read(code: str) -> gettext.NullTranslations:
     if code == SOURCE_LOCALE:
         return _SOURCE
-    path = catalog_path(code)
+    path = compiled_path(code)
     if path in _PACKED:
         packed = _PACKED[path]
-        return _SOURCE if packed is None else po.unpack(packed)
+        return _SOURCE if packed is None else _parse(zlib.decompress(packed))
     try:
-        loaded = po.read_translations(path)
+        compiled = path.read_bytes()
+        loaded = _parse(compiled)
     except Exception:
         # `python -m tools.i18n check` and the tests catch this before a release; at run time a
-        # broken catalog must not break the game, so that language shows English.
+        # missing or broken catalog must not break the game, so that language shows English.
         log.exception("Cannot load %s: showing English instead", path)
         _PACKED[path] = None
         return _SOURCE
-    _PACKED[path] = po.pack(loaded)
+    _PACKED[path] = zlib.compress(compiled)
     return loaded
+
+
+def _parse(compiled: bytes) -> gettext.GNUTranslations:
+    return gettext.GNUTranslations(io.BytesIO(compiled))

@@ -12,7 +12,6 @@ from babel.messages.catalog import Catalog
 from discord.app_commands import TranslationContext, TranslationContextLocation, locale_str
 
 from bot import i18n
-from bot.i18n.po import read_translations
 from bot.i18n.translator import CommandTranslator
 from tools import i18n as tools
 
@@ -41,7 +40,8 @@ def test_every_locale_loads(code):
         assert type(catalog) is gettext.NullTranslations
     else:
         assert i18n.catalog_path(code).is_file()
-        assert isinstance(catalog, gettext.GNUTranslations)  # its .po, not the fallback
+        assert i18n.compiled_path(code).is_file()
+        assert isinstance(catalog, gettext.GNUTranslations)  # its .mo, not the fallback
     assert catalog is i18n.translations(code)  # cached
     assert catalog.gettext("Not a message") == "Not a message"
     assert catalog.ngettext("{n} game", "{n} games", 1) == "{n} game"
@@ -56,44 +56,15 @@ def test_plural_forms_follow_cldr(code):
 
 
 @pytest.mark.parametrize("code", tools.target_locales())
-def test_the_bot_reads_what_babel_compiles(code):
-    """The running bot reads .po files without Babel (bot/i18n/po.py): every message, plural
-    form and context as Babel's compiler gives gettext, for every committed catalog."""
-    path = i18n.catalog_path(code)
+def test_the_bot_shows_what_its_po_file_says(code):
+    """The running bot reads the committed .mo files, without Babel: every message, plural form
+    and context as Babel compiles them from the .po files the translators edit."""
     ours = i18n.translations(code)
-    babels = i18n.compile_catalog(i18n.read_catalog(path))
+    babels = i18n.compile_catalog(i18n.read_catalog(i18n.catalog_path(code)))
     assert isinstance(ours, gettext.GNUTranslations)
-    assert ours._catalog == {k: v for k, v in babels._catalog.items() if k != ""}  # type: ignore[attr-defined]
+    assert ours._catalog == babels._catalog  # type: ignore[attr-defined]
     assert [ours.ngettext("a", "b", n) for n in range(200)] == [
         babels.ngettext("a", "b", n) for n in range(200)
-    ]
-
-
-def test_the_bot_reads_entries_as_babel_compiles_them(tmp_path):
-    path = tmp_path / "bot.po"
-    path.write_text(
-        'msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : '
-        'n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);\\n"\n\n'
-        '#, fuzzy\nmsgid "fuzzy"\nmsgstr "not shown"\n\n'
-        'msgid "untranslated"\nmsgstr ""\n\n'
-        'msgctxt "button"\nmsgid "Resign"\nmsgstr "Aufgeben"\n\n'
-        'msgid ""\n"two "\n"lines \\"quoted\\"\\n"\nmsgstr "zwei\\tZeilen"\n\n'
-        'msgid "{n} game"\nmsgid_plural "{n} games"\nmsgstr[0] "{n} gra"\nmsgstr[1] ""\n'
-        'msgstr[2] "{n} gier"\n\n'
-        '#~ msgid "obsolete"\n#~ msgstr "old"\n',
-        encoding="utf-8",
-    )
-    ours = read_translations(path)
-    babels = i18n.compile_catalog(i18n.read_catalog(path))
-    assert ours._catalog == {k: v for k, v in babels._catalog.items() if k != ""}  # type: ignore[attr-defined]
-    assert ours.pgettext("button", "Resign") == "Aufgeben"
-    assert ours.gettext('two lines "quoted"\n') == "zwei\tZeilen"
-    assert ours.gettext("fuzzy") == "fuzzy"
-    assert [ours.ngettext("{n} game", "{n} games", n) for n in (1, 2, 5, 21)] == [
-        "{n} gra",
-        "{n} games",
-        "{n} gier",
-        "{n} gra",
     ]
 
 
@@ -478,44 +449,81 @@ def test_update_creates_merges_and_keeps_translations(monkeypatch, tmp_path):
     assert "Language: de" in text
 
 
+@pytest.fixture
+def own_locales_dir(monkeypatch, tmp_path):
+    """LOCALES_DIR in a temporary directory, with no catalog loaded from anywhere else."""
+    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
+    i18n._load.cache_clear()
+    yield tmp_path
+    i18n._load.cache_clear()
+
+
+def test_compile_writes_what_the_bot_reads_and_check_reports_a_stale_or_missing_mo(
+    own_locales_dir, capsys
+):
+    tools.update_catalogs(_template())  # creates, and compiles, every catalog
+    assert all(i18n.compiled_path(code).is_file() for code in tools.target_locales())
+    path, compiled = i18n.catalog_path("de"), i18n.compiled_path("de")
+    assert tools.check_compiled("de", i18n.read_catalog(path)) == []
+
+    tools.write_catalog(path, _catalog("de", GOOD["de"]))  # a translator's edit
+    translated = i18n.read_catalog(path)
+    stale = f"de: {compiled} is not what its bot.po compiles to: run `python -m tools.i18n compile`"
+    assert tools.check_compiled("de", translated) == [stale]
+    assert [problem for problem in tools.check() if "bot.mo" in problem] == [stale]
+
+    assert tools.main(["compile"]) == 0
+    others = " ".join(code for code in tools.target_locales() if code != "de")
+    assert capsys.readouterr().out == f"written: de\nunchanged: {others}\n"
+    assert tools.check_compiled("de", translated) == []
+    german = i18n.translations("de")
+    assert german.gettext(STATUS) == GOOD["de"][STATUS]
+    assert german.ngettext(*GAMES, 3) == "{n} Spiele"
+
+    compiled.unlink()
+    assert tools.check_compiled("de", translated) == [
+        f"de: {compiled} is missing: run `python -m tools.i18n compile`"
+    ]
+
+
 @pytest.mark.parametrize("code", ["de", "ru", "ja"])
-def test_packed_catalogs_answer_alike_without_reading_their_files(code, monkeypatch):
+def test_packed_catalogs_answer_alike_without_their_files(code, own_locales_dir):
     """After the start-up's sync (pack_catalogs), a language's first message comes from memory:
     no file read on a click's path, the same texts and plural forms."""
+    compiled = i18n.compiled_path(code)
+    compiled.parent.mkdir(parents=True)
+    committed = i18n.PACKAGE_DIR / "locales" / compiled.relative_to(own_locales_dir)
+    compiled.write_bytes(committed.read_bytes())
+
+    def shown(catalog: gettext.NullTranslations) -> list[str]:
+        return [
+            catalog.gettext("Challenge to Tic-Tac-Toe"),
+            catalog.pgettext("button", "Resign"),
+            *(catalog.ngettext("{n} game", "{n} games", n) for n in range(30)),
+        ]
+
     loaded = i18n.translations(code)
-    before = [
-        loaded.gettext("Challenge to Tic-Tac-Toe"),
-        loaded.pgettext("button", "Resign"),
-        *(loaded.ngettext("{n} game", "{n} games", n) for n in range(30)),
-    ]
+    before = shown(loaded)
     i18n.pack_catalogs()
-
-    def unreadable(path):
-        raise OSError(f"read {path} on a click")
-
-    monkeypatch.setattr(i18n.po, "read_translations", unreadable)
+    compiled.unlink()
     unpacked = i18n.translations(code)
     assert unpacked is not loaded
     assert unpacked._catalog == loaded._catalog  # type: ignore[attr-defined]
-    assert [
-        unpacked.gettext("Challenge to Tic-Tac-Toe"),
-        unpacked.pgettext("button", "Resign"),
-        *(unpacked.ngettext("{n} game", "{n} games", n) for n in range(30)),
-    ] == before
+    assert shown(unpacked) == before
     assert before[0] != "Challenge to Tic-Tac-Toe"
 
 
-def test_broken_catalog_falls_back_to_english(monkeypatch, tmp_path, caplog):
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
-    i18n._load.cache_clear()
-    try:
-        path = i18n.catalog_path("de")
+@pytest.mark.parametrize("content", [b"not a .mo file", None])
+def test_broken_or_missing_catalog_falls_back_to_english(content, own_locales_dir, caplog):
+    path = i18n.compiled_path("de")
+    if content is not None:
         path.parent.mkdir(parents=True)
-        path.write_text('msgid "x"\nmsgstr "y"\nmsgid "z"\n', encoding="utf-8")
-        assert i18n.translations("de") is i18n.translations(None)
-        assert "Cannot load" in caplog.text
-    finally:
-        i18n._load.cache_clear()
+        path.write_bytes(content)
+    assert i18n.read_translations("de") is i18n.translations(None)
+    assert i18n.translations("de") is i18n.translations(None)
+    assert [record.message for record in caplog.records] == [
+        f"Cannot load {path}: showing English instead"
+    ]  # once
 
 
 BABEL_PROBE = """
