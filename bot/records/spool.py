@@ -94,18 +94,29 @@ class Spool:
         start = os.fstat(file.fileno()).st_size
         # A line is the game's database row: the same fields, all of them JSON values.
         # A puzzle attempt's line is its row, which has an attempt_id and no game_id.
-        _write(file, b"".join(orjson.dumps(_row(game)) + b"\n" for game in games))
+        _write(file, _lines(games))
         if sync:
             os.fsync(file.fileno())
         return start
+
+    def add(self, game: Item) -> None:
+        """Append one game, without fsync (the writer's common case, on the event loop: as
+        little work as one line takes)."""
+        file = self._require()
+        line = orjson.dumps(_row(game)) + b"\n"
+        written = file.write(line) or 0
+        if written < len(line):  # a disk about full (the rest then raises) or a signal
+            _write(file, line[written:])
 
     def sync(self) -> None:
         """Make what was appended survive a power cut too (fsync)."""
         os.fsync(self._require().fileno())
 
-    def clear(self) -> None:
+    def clear(self, keep: Iterable[Item] = ()) -> None:
+        """Empty the file, but for `keep` (fsynced)."""
         file = self._require()
         file.truncate(0)
+        _write(file, _lines(keep))
         os.fsync(file.fileno())
 
     def close(self) -> None:
@@ -123,6 +134,10 @@ class Spool:
         reader = io.BufferedReader(io.FileIO(self._require().fileno(), "r", closefd=False))
         reader.seek(offset)
         return reader
+
+
+def _lines(games: Iterable[Item]) -> bytes:
+    return b"".join(orjson.dumps(_row(game)) + b"\n" for game in games)
 
 
 def _write(file: io.FileIO, data: bytes) -> None:
