@@ -22,6 +22,7 @@ from sqlalchemy import (
     Connection,
     Delete,
     Insert,
+    Table,
     Update,
     bindparam,
     delete,
@@ -50,16 +51,6 @@ _T = TypeVar("_T")
 _K = TypeVar("_K")
 
 # The statements every dialect shares, bound by name.
-_UPDATE_PLAYERS = (
-    update(players)
-    .where(players.c.user_id == bindparam("b_user_id"))
-    .values({name: bindparam(f"b_{name}") for name in PLAYER_COLUMNS})
-)
-_UPDATE_MEMBERSHIPS = (
-    update(memberships)
-    .where(memberships.c.user_id == bindparam("b_user_id"))
-    .values({name: bindparam(f"b_{name}") for name in MEMBER_COLUMNS})
-)
 _LOCK_PLAYERS = (
     select(players)
     .where(players.c.user_id.in_(bindparam("user_ids", expanding=True)))
@@ -166,9 +157,39 @@ def _execute_many(
 def _sqlite_sql(statement: Insert | Update, keys: tuple[str, ...]) -> str:
     from sqlalchemy.dialects import sqlite
 
-    # Named parameters, so that each row's dict is its parameters as it stands.
-    compiled = statement.compile(dialect=sqlite.dialect(paramstyle="named"), column_keys=keys)
+    # Named parameters, so that each row's dict is its parameters as it stands. An UPDATE sets
+    # what its .values() names, whatever the rows hold.
+    column_keys = keys if isinstance(statement, Insert) else ()
+    compiled = statement.compile(
+        dialect=sqlite.dialect(paramstyle="named"), column_keys=column_keys
+    )
     return str(compiled)
+
+
+def _update_many(
+    connection: Connection, table: Table, columns: tuple[str, ...], rows: list[dict[str, Any]]
+) -> None:
+    """Set `columns` of `table` from each row (keyed by column name: a player's state), the
+    row's user_id saying where."""
+    if connection.dialect.name == "sqlite":
+        # Bound by the columns' own names: the rows are the parameters, extra keys ignored.
+        _execute_many(connection, _update_by_user(table, columns, ""), rows)
+        return
+    # SQLAlchemy binds parameters named after the columns it sets itself: other names here.
+    names = ("user_id", *columns)
+    connection.execute(
+        _update_by_user(table, columns, "b_"),
+        [{f"b_{name}": row[name] for name in names} for row in rows],
+    )
+
+
+@functools.cache
+def _update_by_user(table: Table, columns: tuple[str, ...], prefix: str) -> Update:
+    return (
+        update(table)
+        .where(table.c.user_id == bindparam(f"{prefix}user_id"))
+        .values({name: bindparam(f"{prefix}{name}") for name in columns})
+    )
 
 
 def _insert_new(
@@ -242,11 +263,8 @@ def _count_games(connection: Connection, inserts: _Inserts, counted: Sequence[Ga
                 for player in (game.x_player, game.o_player)
                 if player is not None and player != BOT_PLAYER
             )
-    _execute_many(
-        connection,
-        _UPDATE_PLAYERS,
-        [{f"b_{name}": value for name, value in states[user_id].items()} for user_id in people],
-    )
+    people_states = [states[user_id] for user_id in people]
+    _update_many(connection, players, PLAYER_COLUMNS, people_states)
     _execute_many(
         connection,
         inserts.bot_tallies,
@@ -275,14 +293,7 @@ def _count_games(connection: Connection, inserts: _Inserts, counted: Sequence[Ga
             there,
         )
     _resize_boards(connection, inserts, before, states, new_members)
-    _execute_many(
-        connection,
-        _UPDATE_MEMBERSHIPS,
-        [
-            {f"b_{name}": states[user_id][name] for name in ("user_id", *MEMBER_COLUMNS)}
-            for user_id in people
-        ],
-    )
+    _update_many(connection, memberships, MEMBER_COLUMNS, people_states)
 
 
 def _on_boards(state: dict[str, Any]) -> tuple[int, int]:
