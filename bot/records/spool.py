@@ -1,15 +1,16 @@
 """The writer's spool: games (and puzzle attempts) not yet in the database, as JSON lines in a
 local file.
 
-Every batch is appended before the writer tries the database (into the kernel's cache: a
-killed process loses nothing appended), fsynced once games are to wait there (the database
-failed, or memory is full), and the file is emptied once everything in it is written; at
+Every game is appended before the writer tries the database, as it is submitted (into the
+kernel's cache: a killed process loses nothing appended), fsynced once games are to wait there
+(the database failed, or memory is full), and after each write the file is emptied down to the
+games not written yet (those that ended during the write); at
 start-up, whatever it still holds is recorded again (harmless for games that did reach the
 database: recording is idempotent), read back a bounded number at a time, as during an outage
 (see the writer). A line cut short by a kill is skipped. The file is locked while a writer uses
 it: two processes must not share one spool. Blocking I/O: the writer calls these methods in a
-worker thread, except an append without fsync (one write() into the kernel's cache, a few
-microseconds: the file is unbuffered and opened for appending, the lines made by orjson).
+worker thread, except an append without fsync (`add`: one write() into the kernel's cache, a
+few microseconds: the file is unbuffered and opened for appending, the lines made by orjson).
 """
 
 from __future__ import annotations

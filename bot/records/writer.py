@@ -4,24 +4,24 @@ batches, whatever state the database is in.
 `submit()` appends the game to the spool (a JSON-lines file; see below for when it is fsynced):
 one write() into the kernel's cache, a few microseconds, no await, nothing a click could wait on.
 One task records everything not yet written in one call to `Records.record`, once the first game
-of a batch has lingered (`linger`) or a batch is full; `submit()` wakes it only then. While that
+of a batch has lingered (`linger`) or a batch is full: `submit()` wakes it only then. While that
 fails (down, slow past its timeout, read-only, full) it retries with exponential backoff, keeps
 spooling whatever arrives, and says so once: one warning when writing starts failing, one info
 line when it works again. Memory holds at most `max_in_memory` of the games waiting (about
 0.5 KB each); the rest are only in the spool, and are read back from it, that many at a time,
 once the database takes the ones in memory. While writing fails, memory is full or the spool
-cannot be written, `submit()` only queues the game and the task spools it (fsynced, in a worker
-thread, when it is to wait). `pending` and `failing` are there for health checks. `close()` (a clean
-stop: SIGTERM, Ctrl-C) writes everything pending if the database answers within its bounded
-wait, and otherwise leaves it in the spool, which the next start replays.
+cannot be written (or a worker thread is using it), `submit()` only queues the game and the task
+spools it (fsynced, in a worker thread, when it is to wait). `pending` and `failing` are there
+for health checks. `close()` (a clean stop: SIGTERM, Ctrl-C) writes everything pending if the
+database answers within its bounded wait, and otherwise leaves it in the spool, which the next
+start replays.
 
-What a SIGKILL can lose: nothing `submit()` appended (a write into the kernel's cache, which a
-killed process does not lose): while the spool works, that is every game `submit()` returned
-from, except while writing fails or memory is full, when the games submitted since the writer's
-task last ran are only queued (it appends them as soon as it runs: `at_risk` counts them).
-Everything appended is either in the database or replayed at the next start, database outage or
-not. A power cut can also lose the
-games appended but not yet fsynced: those of the last second or so (lingering, or being
+What a SIGKILL can lose: no game that was appended to the spool (a write into the kernel's
+cache, which a killed process does not lose). While the spool works, that is every game
+`submit()` returned from, except for the ones it only queued (see above) that the task has not
+appended yet (it does as soon as it runs; `at_risk` counts them). Everything appended is either
+in the database or replayed at the next start, database outage or not. A power cut can also
+lose the games appended but not yet fsynced: those of the last second or so (lingering, or being
 written); games that wait for the database (it failed, or memory is full) are fsynced. (An
 fsync per game cost more than all the rest of recording it: docs/performance.md.) Recording is
 idempotent, so replaying a game that did reach the database before the kill changes nothing.
