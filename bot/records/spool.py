@@ -1,25 +1,28 @@
 """The writer's spool: games (and puzzle attempts) not yet in the database, as JSON lines in a
 local file.
 
-Every batch is appended before the writer tries the database (into the kernel's cache: a
-killed process loses nothing appended), fsynced once games are to wait there (the database
-failed, or memory is full), and the file is emptied once everything in it is written; at
+Every game is appended before the writer tries the database, as it is submitted (into the
+kernel's cache: a killed process loses nothing appended), fsynced once games are to wait there
+(the database failed, or memory is full), and after each write the file is emptied down to the
+games not written yet (those that ended during the write); at
 start-up, whatever it still holds is recorded again (harmless for games that did reach the
 database: recording is idempotent), read back a bounded number at a time, as during an outage
 (see the writer). A line cut short by a kill is skipped. The file is locked while a writer uses
 it: two processes must not share one spool. Blocking I/O: the writer calls these methods in a
-worker thread, except an append without fsync (a write into the kernel's cache, microseconds).
+worker thread, except an append without fsync (`add`: one write() into the kernel's cache, a
+few microseconds: the file is unbuffered and opened for appending, the lines made by orjson).
 """
 
 from __future__ import annotations
 
 import fcntl
-import json
+import io
 import logging
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO
+
+import orjson
 
 from bot.records.api import GameRecord, PuzzleAttempt
 from bot.records.sql.schema import game_record, game_row, puzzle_attempt_record, puzzle_attempt_row
@@ -36,13 +39,14 @@ class SpoolInUseError(RuntimeError):
 class Spool:
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._file: IO[str] | None = None
+        self._file: io.FileIO | None = None
 
     def open(self) -> int:
         """Lock the file (creating it and its directory); how many games and puzzle attempts it
         holds. They are read back with `read`, a bounded number at a time."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        file = self.path.open("a+", encoding="utf-8")
+        # Unbuffered: an append is one write() (O_APPEND: at the end, whatever was read).
+        file = io.FileIO(self.path, "a+")
         try:
             fcntl.flock(file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -51,11 +55,10 @@ class Spool:
                 f"another bot process is using {self.path}: give each process its own DATA_DIR"
             ) from None
         self._file = file
-        file.seek(0)
         seen: set[tuple[bool, int]] = set()
         ends_in_newline = True
-        for number, line in enumerate(file, 1):
-            ends_in_newline = line.endswith("\n")
+        for number, line in enumerate(self._reader(0), 1):
+            ends_in_newline = line.endswith(b"\n")
             game = _parse(line, number, self.path)
             if game is not None:
                 seen.add(
@@ -65,50 +68,56 @@ class Spool:
                 )
         if not ends_in_newline:
             # Cut short by a kill: end it, so that the next batch starts on a line of its own.
-            file.write("\n")
-            file.flush()
+            _write(file, b"\n")
         return len(seen)
 
     def read(self, offset: int, limit: int) -> tuple[list[Item], int]:
         """Up to `limit` games or puzzle attempts from byte `offset` on, and the offset after
         them (the end of the file once everything was read)."""
-        file = self._require()
-        file.seek(offset)
+        reader = self._reader(offset)
         games: list[Item] = []
         while len(games) < limit:
-            line = file.readline()
+            line = reader.readline()
             if not line:
                 break
             game = _parse(line, None, self.path)
             if game is not None:
                 games.append(game)
-        return games, file.tell()
+        return games, reader.tell()
 
     def end(self) -> int:
         """The file's length: the offset the next append starts at."""
-        return self._require().seek(0, os.SEEK_END)
+        return os.fstat(self._require().fileno()).st_size
 
     def append(self, games: Iterable[Item], *, sync: bool = True) -> int:
         """Append (and fsync, with `sync`); the offset the first of these games starts at."""
         file = self._require()
-        start = file.seek(0, os.SEEK_END)
+        start = os.fstat(file.fileno()).st_size
         # A line is the game's database row: the same fields, all of them JSON values.
         # A puzzle attempt's line is its row, which has an attempt_id and no game_id.
-        lines = (json.dumps(_row(game), separators=(",", ":")) + "\n" for game in games)
-        file.write("".join(lines))
-        file.flush()
+        _write(file, _lines(games))
         if sync:
             os.fsync(file.fileno())
         return start
+
+    def add(self, game: Item) -> None:
+        """Append one game, without fsync (the writer's common case, on the event loop: as
+        little work as one line takes)."""
+        file = self._require()
+        line = orjson.dumps(_row(game)) + b"\n"
+        written = file.write(line) or 0
+        if written < len(line):  # a disk about full (the rest then raises) or a signal
+            _write(file, line[written:])
 
     def sync(self) -> None:
         """Make what was appended survive a power cut too (fsync)."""
         os.fsync(self._require().fileno())
 
-    def clear(self) -> None:
+    def clear(self, keep: Iterable[Item] = ()) -> None:
+        """Empty the file, but for `keep` (fsynced)."""
         file = self._require()
         file.truncate(0)
-        file.flush()
+        _write(file, _lines(keep))
         os.fsync(file.fileno())
 
     def close(self) -> None:
@@ -116,10 +125,26 @@ class Spool:
             self._file.close()  # releases the lock
             self._file = None
 
-    def _require(self) -> IO[str]:
+    def _require(self) -> io.FileIO:
         if self._file is None:
             raise RuntimeError("the spool is not open")
         return self._file
+
+    def _reader(self, offset: int) -> io.BufferedReader[io.FileIO]:
+        """The file read from `offset` on, buffered (its own offset: appends ignore it)."""
+        reader = io.BufferedReader(io.FileIO(self._require().fileno(), "r", closefd=False))
+        reader.seek(offset)
+        return reader
+
+
+def _lines(games: Iterable[Item]) -> bytes:
+    return b"".join(orjson.dumps(_row(game)) + b"\n" for game in games)
+
+
+def _write(file: io.FileIO, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[file.write(view) or 0 :]
 
 
 def _row(item: Item) -> dict[str, object]:
@@ -130,9 +155,9 @@ def _item(row: dict[str, object]) -> Item:
     return puzzle_attempt_record(row) if "attempt_id" in row else game_record(row)
 
 
-def _parse(line: str, number: int | None, path: Path) -> Item | None:
+def _parse(line: bytes, number: int | None, path: Path) -> Item | None:
     try:
-        return _item(json.loads(line))
+        return _item(orjson.loads(line))
     except (ValueError, KeyError, TypeError):
         # The last line of a process killed while appending: that batch was never confirmed
         # to anyone, so there is nothing to recover from it. Said once, when the spool opens.

@@ -1,23 +1,27 @@
 """The background writer: finished games go in without waiting, and reach the database in
 batches, whatever state the database is in.
 
-`submit()` only appends to a queue: no I/O, no await, nothing a click could wait on. One task
-drains the queue: it appends each batch to the spool (a JSON-lines file; see below for when it
-is fsynced), then records everything not yet written in one call to `Records.record`. While that
+`submit()` appends the game to the spool (a JSON-lines file; see below for when it is fsynced):
+one write() into the kernel's cache, a few microseconds, no await, nothing a click could wait on.
+One task records everything not yet written in one call to `Records.record`, once the first game
+of a batch has lingered (`linger`) or a batch is full: `submit()` wakes it only then. While that
 fails (down, slow past its timeout, read-only, full) it retries with exponential backoff, keeps
 spooling whatever arrives, and says so once: one warning when writing starts failing, one info
 line when it works again. Memory holds at most `max_in_memory` of the games waiting (about
 0.5 KB each); the rest are only in the spool, and are read back from it, that many at a time,
-once the database takes the ones in memory. `pending` and `failing` are there for health
-checks. `close()` (a clean
-stop: SIGTERM, Ctrl-C) writes everything pending if the database answers within its bounded
-wait, and otherwise leaves it in the spool, which the next start replays.
+once the database takes the ones in memory. While writing fails, memory is full or the spool
+cannot be written (or a worker thread is using it), `submit()` only queues the game and the task
+spools it (fsynced, in a worker thread, when it is to wait). `pending` and `failing` are there
+for health checks. `close()` (a clean stop: SIGTERM, Ctrl-C) writes everything pending if the
+database answers within its bounded wait, and otherwise leaves it in the spool, which the next
+start replays.
 
-What a SIGKILL can lose: only the games submitted since the writer's task last ran (it
-appends them to the spool as soon as it runs, on the event loop: a write into the kernel's
-cache, which a killed process does not lose). Everything already appended is either in the
-database or replayed at the next start, database outage or not. A power cut can also lose the
-games appended but not yet fsynced: those of the last second or so (lingering, or being
+What a SIGKILL can lose: no game that was appended to the spool (a write into the kernel's
+cache, which a killed process does not lose). While the spool works, that is every game
+`submit()` returned from, except for the ones it only queued (see above) that the task has not
+appended yet (it does as soon as it runs; `at_risk` counts them). Everything appended is either
+in the database or replayed at the next start, database outage or not. A power cut can also
+lose the games appended but not yet fsynced: those of the last second or so (lingering, or being
 written); games that wait for the database (it failed, or memory is full) are fsynced. (An
 fsync per game cost more than all the rest of recording it: docs/performance.md.) Recording is
 idempotent, so replaying a game that did reach the database before the kill changes nothing.
@@ -28,12 +32,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 from bot.records.api import GameRecord, PuzzleAttempt, Records
 from bot.records.spool import Spool
@@ -56,6 +62,7 @@ DEFAULT_LINGER_SECONDS = 1.0
 # spool and retries; each kind by its own stable id.
 Item = GameRecord | PuzzleAttempt
 Key = tuple[bool, int]  # (a puzzle attempt?, its id)
+_T = TypeVar("_T")
 
 
 def key_of(item: Item) -> Key:
@@ -94,6 +101,7 @@ class RecordWriter:
         self._linger = linger
         self._oldest: float | None = None  # when the oldest game waiting in memory arrived
         self._hurry = False  # flush(): write now, without lingering
+        self._spool_busy = False  # a worker thread uses the spool: submit() must not append
         self._queue: deque[Item] = deque()  # submitted, not yet spooled
         self._unwritten: dict[Key, Item] = {}  # spooled (or not: see above), not written
         self._max_in_memory = max(max_in_memory, batch_size)
@@ -158,10 +166,49 @@ class RecordWriter:
         return replayed
 
     def submit(self, game: Item) -> None:
-        """Queue a finished game or puzzle attempt. Never blocks, never does I/O."""
-        self._queue.append(game)
+        """Take a finished game or puzzle attempt. Never blocks, never awaits: it appends the
+        game to the spool (a write into the kernel's cache) or queues it for the task."""
         self._drained.clear()
+        if self._takes_at_once():
+            try:
+                if self._spool is not None:
+                    self._spool.add(game)
+                    self._spooled = True
+            except OSError:
+                pass  # queued below: the task tries again, and says so if it fails too
+            else:
+                self._unwritten[key_of(game)] = game
+                if self._oldest is None:  # the first of a batch: the task times its linger
+                    self._oldest = asyncio.get_running_loop().time()
+                    self._wake.set()
+                elif len(self._unwritten) >= self._batch_size:
+                    self._wake.set()
+                return
+        self._queue.append(game)
         self._wake.set()
+
+    def _takes_at_once(self) -> bool:
+        """Whether submit() may spool a game itself (on the loop, without fsync) and leave it
+        to linger; otherwise the task takes it from the queue, as it must while games are to
+        wait fsynced (writing fails, memory is full) or the spool fails or is in use."""
+        return (
+            self._task is not None
+            and not self._stopping
+            and not self._queue
+            and not self._spool_failing
+            and not self._spool_busy
+            and self._failing is None
+            and self._backlog_from is None
+            and len(self._unwritten) < self._max_in_memory
+        )
+
+    async def _in_thread(self, work: Callable[..., _T], *args: object) -> _T:
+        """A blocking spool operation in a worker thread; submit() queues meanwhile."""
+        self._spool_busy = True
+        try:
+            return await asyncio.to_thread(work, *args)
+        finally:
+            self._spool_busy = False
 
     async def flush(self, wait: float = DEFAULT_STOP_SECONDS) -> bool:
         """Try to write everything pending now (a failing database is retried at once); True
@@ -188,7 +235,7 @@ class RecordWriter:
         self._unwritten = {key: _without(game, user_id) for key, game in self._unwritten.items()}
         if self._spool is not None and self._spooled and self._task is not None:
             # The spool must not bring them back after a kill either.
-            await asyncio.to_thread(self._rewrite_spool, user_id)
+            await self._in_thread(self._rewrite_spool, user_id)
         return forgotten
 
     def _rewrite_spool(self, user_id: int) -> None:
@@ -289,7 +336,7 @@ class RecordWriter:
             try:
                 if memory_full or self._failing is not None:
                     # These wait on disk: fsynced, in a worker thread.
-                    spooled_at = await asyncio.to_thread(self._spool.append, batch)
+                    spooled_at = await self._in_thread(self._spool.append, batch)
                 else:
                     # Into the kernel's cache, on the loop (microseconds): a kill loses none
                     # of them, and they are in the database within a second or fsynced then.
@@ -312,12 +359,16 @@ class RecordWriter:
             self._backlog += len(batch)
 
     async def _write(self) -> None:
-        while self._unwritten or self._backlog_from is not None:
+        loop = asyncio.get_running_loop()
+        while (self._unwritten or self._backlog_from is not None) and loop.time() >= self._due():
             await self._spool_queue()  # what ended meanwhile is safe before the next batch
             if not self._unwritten:
                 await self._read_backlog()
                 continue
-            batch = list(self._unwritten.values())[: self._batch_size]
+            batch = list(itertools.islice(self._unwritten.values(), self._batch_size))
+            if len(batch) == len(self._unwritten):
+                # The games that end while this batch is written linger from the first of them.
+                self._oldest = None
             started = time.perf_counter()
             games = [item for item in batch if isinstance(item, GameRecord)]
             attempts = [item for item in batch if isinstance(item, PuzzleAttempt)]
@@ -334,16 +385,20 @@ class RecordWriter:
             for game in batch:
                 del self._unwritten[key_of(game)]
             self._recovered()
-        self._oldest = None
+        if not self._unwritten:
+            self._oldest = None
         if (
             self._spooled
             and self._spool is not None
             and not self._spool_failing
             and not self._queue
+            and self._backlog_from is None
         ):
+            # Down to what is not written yet: the games that ended during the write.
+            unwritten = list(self._unwritten.values())
             try:
-                await asyncio.to_thread(self._spool.clear)
-                self._spooled = False
+                await self._in_thread(self._spool.clear, unwritten)
+                self._spooled = bool(unwritten)
             except OSError as error:  # replaying games that are already written is harmless
                 log.debug("Could not empty %s: %s", self._spool.path, error)
 
@@ -359,7 +414,7 @@ class RecordWriter:
         if self._spool is None or not self._spooled or self._spool_failing:
             return
         try:
-            await asyncio.to_thread(self._spool.sync)
+            await self._in_thread(self._spool.sync)
         except OSError as error:
             self._cannot_spool(error)
 
@@ -367,12 +422,12 @@ class RecordWriter:
         """Bring the next games only the spool holds into memory (at most max_in_memory)."""
         assert self._spool is not None
         assert self._backlog_from is not None
-        games, after = await asyncio.to_thread(
+        games, after = await self._in_thread(
             self._spool.read, self._backlog_from, self._max_in_memory
         )
         for game in games:
             self._unwritten[key_of(game)] = game
-        if games and after < await asyncio.to_thread(self._spool.end):
+        if games and after < await self._in_thread(self._spool.end):
             self._backlog_from = after
             self._backlog = max(self._backlog - len(games), 0)
         else:

@@ -297,3 +297,66 @@ async def test_a_spool_longer_than_memory_is_read_back_a_bounded_number_at_a_tim
     assert spool.read_text() == ""
     await writer.close()
     await records.close()
+
+
+def spooled_ids(spool: Path) -> list[int]:
+    return [json.loads(line)["game_id"] for line in spool.read_text().splitlines()]
+
+
+async def test_a_submitted_game_is_in_the_spool_when_submit_returns(records, tmp_path):
+    """A SIGKILL right after submit() loses nothing: the game is already in the file."""
+    spool = tmp_path / "spool.jsonl"
+    writer = RecordWriter(records, spool)
+    await writer.start()
+    game = record(1, ALICE, BOB, X_WINS)
+    writer.submit(game)  # nothing awaited: the writer's task has not run since
+    assert writer.at_risk == 0
+    assert [game_record(json.loads(line)) for line in spool.read_text().splitlines()] == [game]
+    assert await writer.close() == 0
+    assert spool.read_text() == ""
+
+
+class Paused(Storage):
+    """The storage, each write held until `go` is set; the spool's games noted as each write
+    starts."""
+
+    def __init__(self, url: str, spool: Path) -> None:
+        super().__init__(url)
+        self.spool = spool
+        self.writing = asyncio.Event()
+        self.go = asyncio.Event()
+        self.spooled_at_writes: list[list[int]] = []
+
+    async def record(self, games):
+        self.spooled_at_writes.append(spooled_ids(self.spool))
+        self.writing.set()
+        await self.go.wait()
+        return await super().record(games)
+
+
+async def test_the_spool_keeps_the_games_that_end_during_a_write(database_url, tmp_path):
+    """After a write the spool holds the games not written yet, and only them."""
+    spool = tmp_path / "spool.jsonl"
+    records = Paused(database_url, spool)
+    await records.migrate()
+    writer = RecordWriter(records, spool, batch_size=2, linger=60)
+    written = asyncio.Event()
+    writer.on_write = lambda seconds: written.set()
+    await writer.start()
+    first, second, third, fourth = games(0, 4)
+    writer.submit(first)
+    writer.submit(second)  # a full batch: written at once
+    await records.writing.wait()
+    writer.submit(third)  # ends during the write
+    records.go.set()
+    await written.wait()
+    writer.submit(fourth)  # a full batch again
+    assert await writer.flush()
+    assert records.spooled_at_writes == [
+        [game_id(0), game_id(1)],
+        [game_id(2), game_id(3)],
+    ]
+    assert (writer.written, await counted_games(records)) == (4, 4)
+    await writer.close()
+    assert spool.read_text() == ""
+    await records.close()

@@ -5,19 +5,24 @@ design this implements.
 Every statement is built once (per dialect where the INSERT's ON CONFLICT is the dialect's own)
 and run with the rows as parameters: SQLAlchemy then finds it compiled in its cache, where a
 multi-row `.values([...])` is a new statement to build and compile on every batch (two thirds
-of a game's SQL work, docs/performance.md)."""
+of a game's SQL work, docs/performance.md). On SQLite the many-row statements go further: each
+is compiled once to SQL with named parameters and its rows (dicts) go straight to sqlite3's
+executemany, skipping SQLAlchemy's per-row parameter processing (which was about 40% of a
+transaction; none of these columns has a bind processor on SQLite: integers, floats, strings,
+booleans, which sqlite3 stores alike)."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import (
     Connection,
     Delete,
-    Executable,
+    Insert,
+    Table,
     Update,
     bindparam,
     delete,
@@ -43,18 +48,9 @@ from bot.records.sql.schema import (
 _CHUNK = 500  # ids per SELECT ... IN (well under either driver's parameter cap)
 
 _T = TypeVar("_T")
+_K = TypeVar("_K")
 
 # The statements every dialect shares, bound by name.
-_UPDATE_PLAYERS = (
-    update(players)
-    .where(players.c.user_id == bindparam("b_user_id"))
-    .values({name: bindparam(f"b_{name}") for name in PLAYER_COLUMNS})
-)
-_UPDATE_MEMBERSHIPS = (
-    update(memberships)
-    .where(memberships.c.user_id == bindparam("b_user_id"))
-    .values({name: bindparam(f"b_{name}") for name in MEMBER_COLUMNS})
-)
 _LOCK_PLAYERS = (
     select(players)
     .where(players.c.user_id.in_(bindparam("user_ids", expanding=True)))
@@ -63,6 +59,9 @@ _LOCK_PLAYERS = (
 )
 _MEMBERSHIPS_OF = select(memberships.c.guild_id, memberships.c.user_id).where(
     memberships.c.user_id.in_(bindparam("user_ids", expanding=True))
+)
+_GAMES_THERE = select(games.c.game_id).where(
+    games.c.game_id.in_(bindparam("game_ids", expanding=True))
 )
 # Forgetting a player (rare: built once all the same, for one shape throughout).
 _PLAYER = select(players).where(players.c.user_id == bindparam("user_id")).with_for_update()
@@ -90,11 +89,11 @@ _SIZE_COLUMNS = ("rated", "vs_bot")
 class _Inserts:
     """A dialect's INSERT ... ON CONFLICT statements."""
 
-    games: Executable  # RETURNING the ids it inserted
-    players: Executable
-    memberships: Executable  # RETURNING the (guild, user) pairs it inserted
-    bot_tallies: Executable  # adds to the tallies there
-    board_sizes: Executable  # adds to the sizes there
+    games: Insert  # RETURNING the ids it inserted (not on SQLite: see _insert_new)
+    players: Insert
+    memberships: Insert  # RETURNING the (guild, user) pairs it inserted (idem)
+    bot_tallies: Insert  # adds to the tallies there
+    board_sizes: Insert  # adds to the sizes there
 
 
 @functools.cache
@@ -102,14 +101,17 @@ def _inserts(dialect_name: str) -> _Inserts:
     dialect = dialect_of(dialect_name)
     tallies = dialect.insert(bot_tallies)
     sizes = dialect.insert(board_sizes)
+    new_games = dialect.insert(games).on_conflict_do_nothing(index_elements=[games.c.game_id])
+    new_members = dialect.insert(memberships).on_conflict_do_nothing(
+        index_elements=[memberships.c.guild_id, memberships.c.user_id]
+    )
+    if dialect_name != "sqlite":
+        new_games = new_games.returning(games.c.game_id)
+        new_members = new_members.returning(memberships.c.guild_id, memberships.c.user_id)
     return _Inserts(
-        games=dialect.insert(games)
-        .on_conflict_do_nothing(index_elements=[games.c.game_id])
-        .returning(games.c.game_id),
+        games=new_games,
         players=dialect.insert(players).on_conflict_do_nothing(index_elements=[players.c.user_id]),
-        memberships=dialect.insert(memberships)
-        .on_conflict_do_nothing(index_elements=[memberships.c.guild_id, memberships.c.user_id])
-        .returning(memberships.c.guild_id, memberships.c.user_id),
+        memberships=new_members,
         bot_tallies=tallies.on_conflict_do_update(
             index_elements=[bot_tallies.c.user_id, bot_tallies.c.level],
             set_={name: bot_tallies.c[name] + tallies.excluded[name] for name in _TALLY_COLUMNS},
@@ -138,11 +140,93 @@ def _chunks(items: Sequence[_T], size: int = _CHUNK) -> Iterator[Sequence[_T]]:
         yield items[start : start + size]
 
 
+def _execute_many(
+    connection: Connection, statement: Insert | Update, rows: list[dict[str, Any]]
+) -> None:
+    """`statement` once per row (all rows with the same keys): on SQLite as SQL compiled once,
+    the rows handed to the driver as they are (still through the engine: its events see it)."""
+    if not rows:
+        return
+    if connection.dialect.name == "sqlite":
+        connection.exec_driver_sql(_sqlite_sql(statement, tuple(rows[0])), rows)
+    else:
+        connection.execute(statement, rows)
+
+
+@functools.cache
+def _sqlite_sql(statement: Insert | Update, keys: tuple[str, ...]) -> str:
+    from sqlalchemy.dialects import sqlite
+
+    # Named parameters, so that each row's dict is its parameters as it stands. An UPDATE sets
+    # what its .values() names, whatever the rows hold.
+    column_keys = keys if isinstance(statement, Insert) else ()
+    compiled = statement.compile(
+        dialect=sqlite.dialect(paramstyle="named"), column_keys=column_keys
+    )
+    return str(compiled)
+
+
+def _update_many(
+    connection: Connection, table: Table, columns: tuple[str, ...], rows: list[dict[str, Any]]
+) -> None:
+    """Set `columns` of `table` from each row (keyed by column name: a player's state), the
+    row's user_id saying where."""
+    if connection.dialect.name == "sqlite":
+        # Bound by the columns' own names: the rows are the parameters, extra keys ignored.
+        _execute_many(connection, _update_by_user(table, columns, ""), rows)
+        return
+    # SQLAlchemy binds parameters named after the columns it sets itself: other names here.
+    names = ("user_id", *columns)
+    connection.execute(
+        _update_by_user(table, columns, "b_"),
+        [{f"b_{name}": row[name] for name in names} for row in rows],
+    )
+
+
+@functools.cache
+def _update_by_user(table: Table, columns: tuple[str, ...], prefix: str) -> Update:
+    return (
+        update(table)
+        .where(table.c.user_id == bindparam(f"{prefix}user_id"))
+        .values({name: bindparam(f"{prefix}{name}") for name in columns})
+    )
+
+
+def _insert_new(
+    connection: Connection,
+    insert: Insert,
+    rows: list[dict[str, Any]],
+    key: Callable[[Mapping[Any, Any]], _K],
+    there: Callable[[], set[_K]],
+) -> set[_K]:
+    """INSERT ... ON CONFLICT DO NOTHING the rows; the keys of those it inserted. PostgreSQL
+    says which through RETURNING. sqlite3's executemany returns no rows, so on SQLite the rows
+    already `there` are looked up first: no other writer can add any in between, since an
+    SQLite write transaction holds the database's write lock from its start (BEGIN IMMEDIATE)."""
+    if connection.dialect.name != "sqlite":
+        return {key(row._mapping) for row in connection.execute(insert, rows)}
+    found = there()
+    new = [row for row in rows if key(row) not in found]
+    _execute_many(connection, insert, new)
+    return {key(row) for row in new}
+
+
 def record(connection: Connection, batch: Sequence[GameRecord]) -> int:
     # Games in id order: concurrent writers meet on the same rows in the same order.
     ordered = sorted({game.game_id: game for game in batch}.values(), key=lambda g: g.game_id)
     inserts = _inserts(connection.dialect.name)
-    new_ids = set(connection.execute(inserts.games, [game_row(game) for game in ordered]).scalars())
+    ids = [game.game_id for game in ordered]
+
+    def there() -> set[int]:
+        return {
+            game_id
+            for chunk in _chunks(ids)
+            for game_id in connection.execute(_GAMES_THERE, {"game_ids": chunk}).scalars()
+        }
+
+    new_ids = _insert_new(
+        connection, inserts.games, [game_row(game) for game in ordered], _game_id, there
+    )
     counted = sorted(
         (game for game in ordered if game.game_id in new_ids and game.counted),
         key=lambda game: (game.ended_at, game.game_id),
@@ -163,7 +247,7 @@ def _count_games(connection: Connection, inserts: _Inserts, counted: Sequence[Ga
     )
     if not people:
         return
-    connection.execute(inserts.players, [{"user_id": user_id} for user_id in people])
+    _execute_many(connection, inserts.players, [{"user_id": user_id} for user_id in people])
     states: dict[int, dict[str, Any]] = {}
     for chunk in _chunks(people):
         rows = connection.execute(_LOCK_PLAYERS, {"user_ids": chunk}).mappings()
@@ -179,33 +263,37 @@ def _count_games(connection: Connection, inserts: _Inserts, counted: Sequence[Ga
                 for player in (game.x_player, game.o_player)
                 if player is not None and player != BOT_PLAYER
             )
-    connection.execute(
-        _UPDATE_PLAYERS,
-        [{f"b_{name}": value for name, value in states[user_id].items()} for user_id in people],
-    )
-    if tallies:
-        connection.execute(
-            inserts.bot_tallies,
-            [
-                {"user_id": user_id, "level": level, "wins": w, "draws": d, "losses": lo}
-                for (user_id, level), (w, d, lo) in sorted(tallies.items())
-            ],
-        )
-    new_members: set[tuple[int, int]] = set()
-    if joined:
-        inserted = connection.execute(
-            inserts.memberships,
-            [{"guild_id": guild_id, "user_id": user_id} for guild_id, user_id in sorted(joined)],
-        )
-        new_members.update((guild_id, user_id) for guild_id, user_id in inserted)
-    _resize_boards(connection, inserts, before, states, new_members)
-    connection.execute(
-        _UPDATE_MEMBERSHIPS,
+    people_states = [states[user_id] for user_id in people]
+    _update_many(connection, players, PLAYER_COLUMNS, people_states)
+    _execute_many(
+        connection,
+        inserts.bot_tallies,
         [
-            {f"b_{name}": states[user_id][name] for name in ("user_id", *MEMBER_COLUMNS)}
-            for user_id in people
+            {"user_id": user_id, "level": level, "wins": w, "draws": d, "losses": lo}
+            for (user_id, level), (w, d, lo) in sorted(tallies.items())
         ],
     )
+    new_members: set[tuple[int, int]] = set()
+    if joined:
+        members = sorted(joined)
+
+        def there() -> set[tuple[int, int]]:
+            users = sorted({user_id for _, user_id in members})
+            return {
+                (guild_id, user_id)
+                for chunk in _chunks(users)
+                for guild_id, user_id in connection.execute(_MEMBERSHIPS_OF, {"user_ids": chunk})
+            }
+
+        new_members = _insert_new(
+            connection,
+            inserts.memberships,
+            [{"guild_id": guild_id, "user_id": user_id} for guild_id, user_id in members],
+            _member,
+            there,
+        )
+    _resize_boards(connection, inserts, before, states, new_members)
+    _update_many(connection, memberships, MEMBER_COLUMNS, people_states)
 
 
 def _on_boards(state: dict[str, Any]) -> tuple[int, int]:
@@ -245,14 +333,22 @@ def _resize_boards(
 
 
 def _add_sizes(connection: Connection, inserts: _Inserts, sizes: dict[int, list[int]]) -> None:
-    if sizes:
-        connection.execute(
-            inserts.board_sizes,
-            [
-                {"guild_id": guild_id, "rated": rated, "vs_bot": vs_bot}
-                for guild_id, (rated, vs_bot) in sorted(sizes.items())
-            ],
-        )
+    _execute_many(
+        connection,
+        inserts.board_sizes,
+        [
+            {"guild_id": guild_id, "rated": rated, "vs_bot": vs_bot}
+            for guild_id, (rated, vs_bot) in sorted(sizes.items())
+        ],
+    )
+
+
+def _game_id(row: Mapping[Any, Any]) -> int:
+    return int(row["game_id"])
+
+
+def _member(row: Mapping[Any, Any]) -> tuple[int, int]:
+    return row["guild_id"], row["user_id"]
 
 
 def forget(connection: Connection, user_id: int) -> int:
