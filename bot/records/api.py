@@ -7,7 +7,7 @@ SQLAlchemy (SQLite or PostgreSQL).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Generic, Protocol, TypeVar
 
 from bot.core.finished import Finish, FinishedGame, Place, ending_of, snowflake_time, winner_of
@@ -178,6 +178,31 @@ class PuzzleAttempt:
     ended_at: float  # unix seconds
     guild_id: int | None
     locale: str
+
+
+# What the writer stores: finished games and finished puzzle attempts, through the same queue,
+# spool and retries; each kind by its own stable id.
+Item = GameRecord | PuzzleAttempt
+Key = tuple[bool, int]  # (a puzzle attempt?, its id)
+
+
+def key_of(item: Item) -> Key:
+    if isinstance(item, PuzzleAttempt):
+        return True, item.attempt_id
+    return False, item.game_id
+
+
+def without_player(item: Item, user_id: int) -> Item:
+    """The item with the player's seat emptied, as `Records.forget` leaves stored ones."""
+    if isinstance(item, PuzzleAttempt):
+        return replace(item, user_id=None) if item.user_id == user_id else item
+    if user_id not in (item.x_player, item.o_player):
+        return item
+    return replace(
+        item,
+        x_player=None if item.x_player == user_id else item.x_player,
+        o_player=None if item.o_player == user_id else item.o_player,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ import fcntl
 import io
 import logging
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import orjson
@@ -119,6 +119,19 @@ class Spool:
         file.truncate(0)
         _write(file, _lines(keep))
         os.fsync(file.fileno())
+
+    def rewrite(
+        self, keep: list[Item], backlog_from: int | None, change: Callable[[Item], Item]
+    ) -> int | None:
+        """`keep`, then the backlog from `backlog_from` on with `change` made to each (read
+        whole: forgetting a player is rare, and rarely meets a long backlog); where the backlog
+        now starts."""
+        backlog: list[Item] = []
+        if backlog_from is not None:
+            backlog, _ = self.read(backlog_from, 2**62)
+        self.clear()
+        self.append(keep)
+        return self.append([change(game) for game in backlog]) if backlog else None
 
     def close(self) -> None:
         if self._file is not None:

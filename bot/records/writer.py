@@ -37,13 +37,12 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
-from bot.records.api import GameRecord, PuzzleAttempt, Records
+from bot.records.api import GameRecord, Item, Key, PuzzleAttempt, Records, key_of, without_player
+from bot.records.outage import Outage
 from bot.records.spool import Spool
-from bot.records.sql.url import describe
 
 log = logging.getLogger(__name__)
 
@@ -58,17 +57,7 @@ DEFAULT_STOP_SECONDS = 10.0
 # game written alone costs about 7 ms of CPU, one in a batch of a hundred about 0.5 ms.
 DEFAULT_LINGER_SECONDS = 1.0
 
-# What the writer stores: finished games, and finished puzzle attempts, through the same queue,
-# spool and retries; each kind by its own stable id.
-Item = GameRecord | PuzzleAttempt
-Key = tuple[bool, int]  # (a puzzle attempt?, its id)
 _T = TypeVar("_T")
-
-
-def key_of(item: Item) -> Key:
-    if isinstance(item, PuzzleAttempt):
-        return True, item.attempt_id
-    return False, item.game_id
 
 
 class RecordWriter:
@@ -94,9 +83,7 @@ class RecordWriter:
         self._records = records
         self._spool = None if spool_path is None else Spool(spool_path)
         self._spool_failing = False
-        self._clock = clock
         self._batch_size = batch_size
-        self._first_retry = first_retry
         self._last_retry = last_retry
         self._linger = linger
         self._oldest: float | None = None  # when the oldest game waiting in memory arrived
@@ -115,10 +102,7 @@ class RecordWriter:
         self._drained.set()
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
-        self._failing: str | None = None
-        self._failing_since = 0.0
-        self._retry_delay = first_retry
-        self._next_attempt = 0.0
+        self._outage = Outage(clock, first_retry, last_retry)
         self.written = 0  # games this writer recorded (new to the database)
         # Told how long each successful batch took, in seconds (the bot's metrics).
         self.on_write: Callable[[float], None] = _ignore
@@ -144,7 +128,7 @@ class RecordWriter:
     @property
     def failing(self) -> str | None:
         """Why writing fails at the moment (one line), or None while it works."""
-        return self._failing
+        return self._outage.reason
 
     async def start(self) -> int:
         """Lock and replay the spool, then start writing; returns how many games the spool held
@@ -197,7 +181,7 @@ class RecordWriter:
             and not self._queue
             and not self._spool_failing
             and not self._spool_busy
-            and self._failing is None
+            and self._outage.reason is None
             and self._backlog_from is None
             and len(self._unwritten) < self._max_in_memory
         )
@@ -215,7 +199,7 @@ class RecordWriter:
         once nothing is pending, False if `wait` seconds pass first."""
         if self.pending == 0:
             return True
-        self._next_attempt = 0.0
+        self._outage.retry_now()
         self._hurry = True
         self._wake.set()
         try:
@@ -231,24 +215,22 @@ class RecordWriter:
         database raises (the cog then asks the player to try again later)."""
         await self.flush(wait)
         forgotten = await self._records.forget(user_id)
-        self._queue = deque(_without(game, user_id) for game in self._queue)
-        self._unwritten = {key: _without(game, user_id) for key, game in self._unwritten.items()}
+        self._queue = deque(without_player(game, user_id) for game in self._queue)
+        self._unwritten = {
+            key: without_player(game, user_id) for key, game in self._unwritten.items()
+        }
         if self._spool is not None and self._spooled and self._task is not None:
             # The spool must not bring them back after a kill either.
             await self._in_thread(self._rewrite_spool, user_id)
         return forgotten
 
     def _rewrite_spool(self, user_id: int) -> None:
-        """The spool without the player: the games in memory, then the backlog (read whole
-        for this: a rare request, and one the database answered, so rarely a long backlog)."""
         assert self._spool is not None
-        backlog: list[Item] = []
-        if self._backlog_from is not None:
-            backlog, _ = self._spool.read(self._backlog_from, 2**62)
-        self._spool.clear()
-        self._spool.append(list(self._unwritten.values()))
-        if backlog:
-            self._backlog_from = self._spool.append([_without(game, user_id) for game in backlog])
+        self._backlog_from = self._spool.rewrite(
+            list(self._unwritten.values()),
+            self._backlog_from,
+            lambda game: without_player(game, user_id),
+        )
 
     async def close(self, wait: float = DEFAULT_STOP_SECONDS) -> int:
         """Stop: write what is pending (waiting at most `wait` seconds for the database),
@@ -293,7 +275,7 @@ class RecordWriter:
                     await self._write()
             except Exception:  # a bug, not the database: keep the games and keep going
                 log.exception("The records writer failed unexpectedly; retrying")
-                self._next_attempt = loop.time() + self._last_retry
+                self._outage.postpone(loop.time() + self._last_retry)
             if self.pending == 0:
                 self._drained.set()
                 self._hurry = False
@@ -309,7 +291,7 @@ class RecordWriter:
     def _due(self) -> float:
         """When the next write may start: after a failure's retry delay, and, unless a batch is
         full, a backlog waits or a flush hurries it, once the oldest game has lingered."""
-        due = self._next_attempt
+        due = self._outage.next_attempt
         lingering = (
             self._oldest is not None
             and not self._hurry
@@ -334,7 +316,7 @@ class RecordWriter:
         )
         if self._spool is not None:
             try:
-                if memory_full or self._failing is not None:
+                if memory_full or self._outage.reason is not None:
                     # These wait on disk: fsynced, in a worker thread.
                     spooled_at = await self._in_thread(self._spool.append, batch)
                 else:
@@ -378,13 +360,13 @@ class RecordWriter:
                 if attempts:
                     self.written += await self._records.record_puzzles(attempts)
             except Exception as error:
-                self._failed(error)
+                self._outage.failed(error, loop.time(), self.pending, self._spool is not None)
                 await self._sync_spool()  # they wait: make them survive a power cut too
                 return
             self.on_write(time.perf_counter() - started)
             for game in batch:
                 del self._unwritten[key_of(game)]
-            self._recovered()
+            self._outage.recovered()
         if not self._unwritten:
             self._oldest = None
         if (
@@ -433,45 +415,6 @@ class RecordWriter:
         else:
             self._backlog_from, self._backlog = None, 0
 
-    def _failed(self, error: Exception) -> None:
-        loop = asyncio.get_running_loop()
-        reason = describe(error)
-        if self._failing is None:
-            self._failing_since = self._clock()
-            self._retry_delay = self._first_retry
-            log.warning(
-                "Cannot record games (%s); %d game(s) wait%s and are written when the database "
-                "is back",
-                reason,
-                self.pending,
-                " in the spool" if self._spool is not None else "",
-            )
-        else:
-            log.debug("Recording games still fails: %s", reason)
-            self._retry_delay = min(self._retry_delay * 2, self._last_retry)
-        self._failing = reason
-        self._next_attempt = loop.time() + self._retry_delay
-
-    def _recovered(self) -> None:
-        if self._failing is None:
-            return
-        log.info("Recording games works again after %.1f s", self._clock() - self._failing_since)
-        self._failing = None
-        self._retry_delay = self._first_retry
-
 
 def _ignore(seconds: float) -> None:
     pass
-
-
-def _without(game: Item, user_id: int) -> Item:
-    """The game with the player's seat emptied, as `Records.forget` leaves stored games."""
-    if isinstance(game, PuzzleAttempt):
-        return replace(game, user_id=None) if game.user_id == user_id else game
-    if user_id not in (game.x_player, game.o_player):
-        return game
-    return replace(
-        game,
-        x_player=None if game.x_player == user_id else game.x_player,
-        o_player=None if game.o_player == user_id else game.o_player,
-    )
