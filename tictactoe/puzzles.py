@@ -671,6 +671,9 @@ def _make(flat: Flat) -> Puzzle | None:
 def _catalogue() -> tuple[tuple[Puzzle, ...], dict[str, Puzzle]]:
     found = (_make(flat) for flat in _canonical_positions())
     ordered = tuple(sorted((one for one in found if one is not None), key=lambda one: one.id))
+    # Only making the catalogue asks these (about 0.4 MB of fractions): an attempt never does.
+    _solve_chance.cache_clear()
+    _length.cache_clear()
     return ordered, {one.id: one for one in ordered}
 
 
