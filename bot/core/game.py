@@ -307,6 +307,9 @@ def _with_mark(board: Rows, action: ttt.Action, mark: str) -> Rows:
     )
 
 
+NO_CELLS: frozenset[ttt.Action] = frozenset()  # shared: most positions have no winning line
+
+
 class _Position(NamedTuple):
     """What a board implies, worked out once: every click and render asks several times, and
     games share their positions (5,478 are reachable), so these are cached."""
@@ -349,7 +352,9 @@ def _position(board: Rows) -> _Position:
         board=board,
         over=bool(lines) or None not in flat,
         line_mark=flat[lines[0][0]] if lines else None,
-        winning_cells=frozenset(cell_action(cell) for line in lines for cell in line),
+        winning_cells=(
+            frozenset(cell_action(cell) for line in lines for cell in line) if lines else NO_CELLS
+        ),
         mark_to_move=ttt.X if flat.count(ttt.X) == flat.count(ttt.O) else ttt.O,
     )
 
