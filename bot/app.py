@@ -31,6 +31,7 @@ from bot.puzzles.cog import PuzzleCog
 from bot.records.api import GameWriter, Records
 from bot.records.cog import RecordsCog
 from bot.settings import Settings
+from bot.ui import Routes
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,8 @@ class TicTacToeBot(commands.AutoShardedBot):
         self.health = Health(self.running_shards)
         self.status_server: StatusServer | None = None
         self._launching: asyncio.Future[None] | None = None
+        # Each capability's components, by their custom_id's prefix (added as its cog loads).
+        self.routes = Routes()
         # Filled at sync: the ids Discord gave the commands, for clickable mentions.
         self.command_ids: dict[str, int] = {}
         # Installed to a server or to a user's account; usable in servers, DMs and group DMs.
@@ -84,6 +87,14 @@ class TicTacToeBot(commands.AutoShardedBot):
             guild=True, dm_channel=True, private_channel=True
         )
         self.tree.allowed_installs = app_commands.AppInstallationType(guild=True, user=True)
+
+    async def on_interaction(self, interaction: discord.Interaction[TicTacToeBot]) -> None:
+        """A component interaction, to the capability whose custom_id it carries (bot/ui.py:
+        Routes); slash commands go to the command tree, not here."""
+        found = self.routes.find(interaction)
+        if found is not None:
+            handler, custom_id = found
+            await handler(interaction, custom_id)
 
     def running_shards(self) -> list[int] | None:
         """The shards this process runs; None until Discord has said how many there are."""

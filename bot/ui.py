@@ -2,14 +2,15 @@
 answer (update_message) or handed to discord.py in a view that only carries it; private answers,
 the apology, and freeing a handled interaction.
 
-Clicks reach each cog's `on_interaction` listener by their custom_id, before and after a
-restart alike, rather than discord.py's DynamicItem buttons (View.from_message on every click
-was most of a click's CPU time: see docs/performance.md).
+Clicks reach the capability that posted their button by their custom_id's prefix (`Routes`),
+before and after a restart alike, rather than discord.py's DynamicItem buttons
+(View.from_message on every click was most of a click's CPU time: see docs/performance.md).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import discord
@@ -42,6 +43,53 @@ DIFFICULTY_CHOICES = [
     app_commands.Choice(name=locale_str("Hard — slips now and then"), value="hard"),
     app_commands.Choice(name=locale_str("Impossible — never loses"), value="impossible"),
 ]
+
+
+# A capability's handler of its own components: the interaction and its custom_id.
+ComponentHandler: TypeAlias = Callable[["discord.Interaction[Any]", str], Awaitable[None]]
+_COMPONENT = discord.InteractionType.component
+_MODAL_SUBMIT = discord.InteractionType.modal_submit
+
+
+class Routes:
+    """Which capability's handler a component interaction (a button, a select, a modal's
+    submit) goes to, by its custom_id's prefix ("ttt2:", "rec:", ...: each ends in a colon).
+
+    The bot has one `on_interaction` for all of them (TicTacToeBot.on_interaction):
+    discord.py runs every `on_interaction` listener as a task of its own, so one listener per
+    capability cost every click a task per capability, all but one of which only looked.
+    """
+
+    def __init__(self) -> None:
+        self._handlers: dict[str, tuple[ComponentHandler, bool]] = {}
+
+    def add(
+        self, prefixes: Iterable[str], handler: ComponentHandler, *, modals: bool = False
+    ) -> None:
+        """`handler` takes the components whose custom_id starts with one of `prefixes`, and
+        with `modals` the submits of its modals too."""
+        for prefix in prefixes:
+            if not prefix.endswith(":") or prefix.count(":") != 1:
+                raise ValueError(f"a route's prefix ends in its only colon: {prefix!r}")
+            if prefix in self._handlers:
+                raise ValueError(f"two capabilities route {prefix!r}")
+            self._handlers[prefix] = (handler, modals)
+
+    def remove(self, prefixes: Iterable[str]) -> None:
+        for prefix in prefixes:
+            self._handlers.pop(prefix, None)
+
+    def find(self, interaction: discord.Interaction[Any]) -> tuple[ComponentHandler, str] | None:
+        """The handler of this interaction and its custom_id; None if no capability owns it
+        (a slash command, another bot's version's button...)."""
+        kind = interaction.type
+        if (kind is not _COMPONENT and kind is not _MODAL_SUBMIT) or interaction.data is None:
+            return None
+        custom_id = str(interaction.data.get("custom_id", ""))
+        route = self._handlers.get(custom_id[: custom_id.find(":") + 1])
+        if route is None or (kind is _MODAL_SUBMIT and not route[1]):
+            return None
+        return route[0], custom_id
 
 
 class _Prebuilt:

@@ -102,9 +102,11 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.challenge_menu)
+        self.bot.routes.add(codec.PREFIXES, self.on_component)
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.challenge_menu.name, type=self.challenge_menu.type)
+        self.bot.routes.remove(codec.PREFIXES)
         self.expiry.close()
         self.store.clear()
         self.cooldowns.clear()
@@ -186,16 +188,10 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
 
     # ------------------------------------------------------------------ the buttons
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
-        """Every button this bot posts: its custom_id carries the whole state of its message,
-        so a click is handled the same way before and after a restart (see bot/ui.py for why
-        this listener and not a DynamicItem)."""
-        if interaction.type is not discord.InteractionType.component or interaction.data is None:
-            return
-        custom_id = str(interaction.data.get("custom_id", ""))
-        if not custom_id.startswith(codec.PREFIXES):
-            return
+    async def on_component(self, interaction: Interaction, custom_id: str) -> None:
+        """Every button this bot's boards carry (routed by its prefix: bot/ui.py): its
+        custom_id carries the whole state of its message, so a click is handled the same way
+        before and after a restart."""
         started = time.perf_counter()
         EVENT_SHARD.set(shard_of(interaction.guild_id, self.bot.shard_count))
         try:

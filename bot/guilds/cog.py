@@ -175,18 +175,15 @@ class SettingsCog(commands.Cog, name="Settings"):
 
     # ------------------------------------------------------------------ the card's controls
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
+    async def cog_load(self) -> None:
+        self.bot.routes.add((settings_view.PREFIX,), self.on_component, modals=True)
+
+    async def cog_unload(self) -> None:
+        self.bot.routes.remove((settings_view.PREFIX,))
+
+    async def on_component(self, interaction: Interaction, custom_id: str) -> None:
         """The card's selects, buttons and modals, routed by custom_id (see bot/ui.py)."""
-        if interaction.type not in (
-            discord.InteractionType.component,
-            discord.InteractionType.modal_submit,
-        ):
-            return
         data: Mapping[str, Any] = interaction.data or {}
-        custom_id = str(data.get("custom_id", ""))
-        if not custom_id.startswith(settings_view.PREFIX):
-            return
         try:
             await self._on_control(interaction, custom_id, data)
         except Exception:

@@ -187,15 +187,15 @@ class RecordsCog(commands.Cog, name="Records"):
 
     # ------------------------------------------------------------------ buttons
 
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: Interaction) -> None:
+    async def cog_load(self) -> None:
+        self.bot.routes.add((buttons.PREFIX,), self.on_component)
+
+    async def cog_unload(self) -> None:
+        self.bot.routes.remove((buttons.PREFIX,))
+
+    async def on_component(self, interaction: Interaction, custom_id: str) -> None:
         """The records' buttons, routed by custom_id like the game's (see bot/ui.py): the cards
         are sent as plain JSON, so nothing of discord.py's views is built on a click."""
-        if interaction.type is not discord.InteractionType.component or interaction.data is None:
-            return
-        custom_id = str(interaction.data.get("custom_id", ""))
-        if not custom_id.startswith(buttons.PREFIX):
-            return
         click = buttons.parse(custom_id)
         if click is None:  # forged, or another version's: answered rather than left to time out
             log.warning("Rejected records button %r", custom_id)
