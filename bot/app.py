@@ -37,9 +37,9 @@ log = logging.getLogger(__name__)
 
 INVITE_SCOPES = ("bot", "applications.commands")
 # Keys Discord adds to a registered command, or fills with a default when we leave them out.
-_SERVER_SIDE_KEYS = frozenset(
-    {"id", "application_id", "version", "guild_id", "dm_permission", "default_member_permissions"}
-)
+# (default_member_permissions is compared: a string in Discord's schema, which a payload may
+# give as a number.)
+_SERVER_SIDE_KEYS = frozenset({"id", "application_id", "version", "guild_id", "dm_permission"})
 
 
 class TicTacToeBot(commands.AutoShardedBot):
@@ -306,7 +306,7 @@ def _canonical(value: Any) -> Any:
     """A command payload without server-side keys and empty values, for comparison."""
     if isinstance(value, dict):
         return {
-            key: _canonical(item)
+            key: str(item) if key == "default_member_permissions" else _canonical(item)
             for key, item in value.items()
             if key not in _SERVER_SIDE_KEYS and item not in (None, False, [], {}, "")
         }

@@ -102,6 +102,31 @@ async def test_commands_are_not_uploaded_again_when_unchanged(world):
     assert command_uploads(env) == 1
 
 
+async def test_commands_registered_with_other_permissions_are_uploaded_again(world):
+    """/settings is for Manage Server; commands registered by a version that let everyone use
+    it (no default_member_permissions) are replaced at the next start."""
+    env = world.env
+    http = env.bot.http
+    registered = await http.get_global_commands(env.bot.application_id)
+    assert [
+        str(c["default_member_permissions"]) for c in registered if c["name"] == "settings"
+    ] == ["32"]
+    server_side = ("id", "application_id", "version", "guild_id")
+    older = [
+        {key: value for key, value in command.items() if key not in server_side}
+        | ({"default_member_permissions": None} if command["name"] == "settings" else {})
+        for command in registered
+    ]
+    await http.bulk_upsert_global_commands(env.bot.application_id, older)
+    uploads = command_uploads(env)
+    await env.restart_bot(make_bot(seed=1))
+    assert command_uploads(env) == uploads + 1
+    again = await env.bot.http.get_global_commands(env.bot.application_id)
+    assert [str(c["default_member_permissions"]) for c in again if c["name"] == "settings"] == [
+        "32"
+    ]
+
+
 async def test_a_development_server_gets_its_own_commands(world):
     env, guild, channel, alice = world.env, world.guild, world.channel, world.alice
     await env.restart_bot(make_bot(guild_id=guild.id))
