@@ -174,8 +174,8 @@ async def update_message(interaction: Interaction, card: Card) -> None:
 
 async def show_modal(interaction: Interaction, modal: ModalSpec) -> None:
     """Answer a click with a modal, sent as its JSON: discord.py's send_modal would keep a
-    Modal object listening for the submit until it times out, and the submit reaches the cog's
-    on_interaction listener by its custom_id anyway."""
+    Modal object listening for the submit until it times out, and the submit reaches its
+    capability by its custom_id anyway (`Routes`)."""
     await _answer(interaction, discord.InteractionResponseType.modal, modal_data(modal))
 
 

@@ -173,7 +173,13 @@ def game_over(message: discord.Message) -> bool:
 
 async def play(actor: MemberActor, world: DemoWorld, cell: ttt.Action) -> InteractionResult:
     """`actor` clicks `cell` (row, column) on the latest board."""
-    message = board_message(world)
+    return await click_cell_as(actor, board_message(world), cell)
+
+
+async def click_cell_as(
+    actor: MemberActor, message: discord.Message, cell: ttt.Action
+) -> InteractionResult:
+    """`actor` clicks `cell` (row, column) on the board `message` shows."""
     button = cells(message)[cell[0] * 3 + cell[1]]
     return await actor.click(message, custom_id=button["custom_id"])
 
@@ -563,8 +569,7 @@ async def puzzle(world: DemoWorld) -> discord.Message:
 
 
 async def click_cell(world: DemoWorld, message: discord.Message, cell: ttt.Action) -> None:
-    button = cells(message)[cell[0] * 3 + cell[1]]
-    await world.you.click(message, custom_id=button["custom_id"])
+    await click_cell_as(world.you, message, cell)
 
 
 def puzzle_over(message: discord.Message) -> bool:

@@ -45,6 +45,12 @@ def _look_up(catalog: gettext.NullTranslations, msgctxt: str | None, message: st
     return None if text == message else text
 
 
+def _key(string: app_commands.locale_str) -> tuple[str | None, str]:
+    """(msgctxt, message): how a catalog knows the string."""
+    msgctxt = string.extras.get("context")
+    return msgctxt if isinstance(msgctxt, str) else None, string.message
+
+
 class _Recorder(app_commands.Translator):
     """Notes every string a payload asks to translate, and translates none."""
 
@@ -57,8 +63,7 @@ class _Recorder(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        msgctxt = string.extras.get("context")
-        self.strings[(msgctxt if isinstance(msgctxt, str) else None, string.message)] = None
+        self.strings[_key(string)] = None
         return None
 
 
@@ -115,9 +120,7 @@ class CommandTranslator(app_commands.Translator):
         code = locale.value
         if code == SOURCE_LOCALE or code not in LOCALES:
             return None
-        message = string.message
-        msgctxt = string.extras.get("context")
-        key = (msgctxt if isinstance(msgctxt, str) else None, message)
+        key = _key(string)
         prepared = self._prepared.get(code)
         if prepared is not None and key in prepared:
             text = prepared[key]
@@ -134,7 +137,7 @@ class CommandTranslator(app_commands.Translator):
                 "Ignoring the %s translation %r of %r: Discord does not accept it as a %s",
                 code,
                 text,
-                message,
+                string.message,
                 context.location.name,
             )
             return None

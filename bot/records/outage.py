@@ -48,9 +48,9 @@ class Outage:
         self.reason = None
         self._delay = self._first_retry
 
-    def postpone(self, until: float) -> None:
-        """No write before `until` (after a bug, not the database: retry late)."""
-        self.next_attempt = until
+    def failed_unexpectedly(self, now: float) -> None:
+        """A bug, not the database: the next write waits the longest delay."""
+        self.next_attempt = now + self._last_retry
 
     def retry_now(self) -> None:
         self.next_attempt = 0.0

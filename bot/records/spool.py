@@ -103,11 +103,7 @@ class Spool:
     def add(self, game: Item) -> None:
         """Append one game, without fsync (the writer's common case, on the event loop: as
         little work as one line takes)."""
-        file = self._require()
-        line = orjson.dumps(_row(game)) + b"\n"
-        written = file.write(line) or 0
-        if written < len(line):  # a disk about full (the rest then raises) or a signal
-            _write(file, line[written:])
+        _write(self._require(), orjson.dumps(_row(game)) + b"\n")
 
     def sync(self) -> None:
         """Make what was appended survive a power cut too (fsync)."""
@@ -155,6 +151,8 @@ def _lines(games: Iterable[Item]) -> bytes:
 
 
 def _write(file: io.FileIO, data: bytes) -> None:
+    """All of `data`: a write() may take part of it (a disk about full, then raising, or a
+    signal)."""
     view = memoryview(data)
     while view:
         view = view[file.write(view) or 0 :]

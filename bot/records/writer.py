@@ -84,7 +84,6 @@ class RecordWriter:
         self._spool = None if spool_path is None else Spool(spool_path)
         self._spool_failing = False
         self._batch_size = batch_size
-        self._last_retry = last_retry
         self._linger = linger
         self._oldest: float | None = None  # when the oldest game waiting in memory arrived
         self._hurry = False  # flush(): write now, without lingering
@@ -275,7 +274,7 @@ class RecordWriter:
                     await self._write()
             except Exception:  # a bug, not the database: keep the games and keep going
                 log.exception("The records writer failed unexpectedly; retrying")
-                self._outage.postpone(loop.time() + self._last_retry)
+                self._outage.failed_unexpectedly(loop.time())
             if self.pending == 0:
                 self._drained.set()
                 self._hurry = False

@@ -278,12 +278,7 @@ def _count_games(connection: Connection, inserts: _Inserts, counted: Sequence[Ga
         members = sorted(joined)
 
         def there() -> set[tuple[int, int]]:
-            users = sorted({user_id for _, user_id in members})
-            return {
-                (guild_id, user_id)
-                for chunk in _chunks(users)
-                for guild_id, user_id in connection.execute(_MEMBERSHIPS_OF, {"user_ids": chunk})
-            }
+            return set(_memberships_of(connection, sorted({user_id for _, user_id in members})))
 
         new_members = _insert_new(
             connection,
@@ -325,10 +320,9 @@ def _resize_boards(
             grow(EVERYONE, *changed[user_id])
     for guild_id, user_id in new_members:
         grow(guild_id, *_on_boards(states[user_id]))
-    for chunk in _chunks(sorted(changed)):
-        for guild_id, user_id in connection.execute(_MEMBERSHIPS_OF, {"user_ids": chunk}):
-            if (guild_id, user_id) not in new_members:
-                grow(guild_id, *changed[user_id])
+    for guild_id, user_id in _memberships_of(connection, sorted(changed)):
+        if (guild_id, user_id) not in new_members:
+            grow(guild_id, *changed[user_id])
     _add_sizes(connection, inserts, sizes)
 
 
@@ -341,6 +335,13 @@ def _add_sizes(connection: Connection, inserts: _Inserts, sizes: dict[int, list[
             for guild_id, (rated, vs_bot) in sorted(sizes.items())
         ],
     )
+
+
+def _memberships_of(connection: Connection, user_ids: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """(guild id, user id) of every server membership of these users."""
+    for chunk in _chunks(user_ids):
+        rows = connection.execute(_MEMBERSHIPS_OF, {"user_ids": chunk})
+        yield from ((guild_id, user_id) for guild_id, user_id in rows)
 
 
 def _game_id(row: Mapping[Any, Any]) -> int:
