@@ -66,6 +66,7 @@ from benchmarks.lib.measure import (
     rss_bytes,
     thread_cpu_seconds,
 )
+from benchmarks.lib.ours import DEFAULT_LINGER_SECONDS
 from fake_discord import FakeChannel, FakeUser, Json, find_button, is_over, mark, marks
 from fake_discord.loopback import Loopback, launch_command
 
@@ -308,7 +309,10 @@ class Result:
 
 async def quiet(players: list[Contestant]) -> list[float]:
     """Each process's CPU clock, once none has moved more than QUIET_CPU in QUIET_SECONDS (the
-    last answer read, the records written): the end of a phase."""
+    last answer read, the records written): the end of a phase. Ours writes a phase's last
+    games once they have lingered: that is waited out first, so that each phase's recording is
+    counted in it (the warm-up's, with its one-time work, not in the play's)."""
+    await asyncio.sleep(DEFAULT_LINGER_SECONDS)
     last = [p.cpu() for p in players]
     for _ in range(100):
         await asyncio.sleep(QUIET_SECONDS)

@@ -25,6 +25,7 @@ import discord
 from dotenv import find_dotenv, load_dotenv
 
 from bot.app import TicTacToeBot
+from bot.ops.memory import share_one_heap
 from bot.ops.metrics import Metrics
 from bot.ops.shards import ShardLogFilter
 from bot.ops.status_server import StatusServerError
@@ -204,6 +205,7 @@ def demo(port: int, open_browser: bool) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    share_one_heap()  # before any thread starts
     args = parse_args(argv)
     # .env in the working directory (or above it); real environment variables win over it.
     load_dotenv(find_dotenv(usecwd=True))

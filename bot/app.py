@@ -22,6 +22,7 @@ from bot.guilds.cog import SettingsCog
 from bot.guilds.events import ServerSettingsEvents
 from bot.i18n.translator import CommandTranslator
 from bot.ops.health import Health
+from bot.ops.memory import release_freed_memory
 from bot.ops.metrics import Metrics
 from bot.ops.rest_errors import count_rest_errors
 from bot.ops.shards import describe_shard_ids, holds_shard_zero
@@ -275,19 +276,6 @@ class TicTacToeBot(commands.AutoShardedBot):
             await writer.close()
         if records is not None:
             await records.close()
-
-
-def release_freed_memory() -> None:
-    """Give the heap's free pages back to the system (glibc's malloc_trim): the start-up (the
-    catalogs read, the command sync's payloads, the engine's solving) frees more than a running
-    bot allocates again, and without this it would stay in the process's RSS."""
-    import ctypes  # only here: nothing else in the bot calls C
-
-    try:
-        trim = ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):  # not glibc (musl, macOS): nothing to give back this way
-        return
-    trim(0)
 
 
 def install_url(application_id: int, *, user: bool) -> str:

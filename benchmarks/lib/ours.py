@@ -23,11 +23,12 @@ from bot.records.sql.schema import (
     shows_on_bot_board,
 )
 from bot.records.sql.storage import Storage, open_records
-from bot.records.writer import RecordWriter
+from bot.records.writer import DEFAULT_LINGER_SECONDS, RecordWriter
 from bot.settings import Settings
 
 __all__ = [
     "AI",
+    "DEFAULT_LINGER_SECONDS",
     "EVERYONE",
     "MAX_BOARD_ROWS",
     "MEMBER_COLUMNS",

@@ -35,14 +35,17 @@ def rate(player: Rating, results: Sequence[tuple[Rating, float]], tau: float = T
     mu = (player.value - 1500.0) / SCALE
     phi = player.deviation / SCALE
     sigma = player.volatility
-    impacts = []
+    # Sums of each opponent's impact, added up in order (a loop, not lists: one opponent is
+    # the common case, and this runs for every rated game).
+    information = 0.0  # 1 / the variance of the rating from the results alone
+    improvement = 0.0
     for opponent, score in results:
         mu_j = (opponent.value - 1500.0) / SCALE
         g_j = _g(opponent.deviation / SCALE)
         expected = 1.0 / (1.0 + math.exp(-g_j * (mu - mu_j)))
-        impacts.append((g_j, expected, score))
-    variance = 1.0 / sum(g * g * e * (1.0 - e) for g, e, _ in impacts)
-    improvement = sum(g * (s - e) for g, e, s in impacts)
+        information += g_j * g_j * expected * (1.0 - expected)
+        improvement += g_j * (score - expected)
+    variance = 1.0 / information
     delta = variance * improvement
     sigma = _new_volatility(phi, sigma, variance, delta, tau)
     phi_star = math.sqrt(phi * phi + sigma * sigma)

@@ -148,9 +148,17 @@ async def test_the_spool_skips_a_line_cut_short_and_repeats(tmp_path, records):
     await writer.close()
 
 
-def test_a_game_survives_the_spool_unchanged():
-    for game in [*games(0, 3), record(9, ALICE, BOB, (4,), ending=Ending.EXPIRED, guild=None)]:
-        assert game_record(json.loads(json.dumps(game_row(game)))) == game
+def test_a_game_survives_the_spool_unchanged_and_older_spools_still_read(tmp_path):
+    kept = [*games(0, 3), record(9, ALICE, BOB, (4,), ending=Ending.EXPIRED, guild=None)]
+    path = tmp_path / "spool.jsonl"
+    # A line as earlier versions wrote it: the game's database row (moves a string of digits).
+    path.write_text(json.dumps(game_row(kept[0])) + "\n")
+    spool = Spool(path)
+    assert spool.open() == 1
+    spool.append(kept[1:3])
+    spool.add(kept[3])
+    assert spool.read(0, 10) == (kept, path.stat().st_size)
+    spool.close()
 
 
 async def test_two_writers_cannot_share_a_spool(records, tmp_path):

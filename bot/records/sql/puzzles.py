@@ -15,7 +15,7 @@ from sqlalchemy import Connection, Table, func, select, update
 
 from bot.records.api import Page, PuzzleAttempt, PuzzlePlayer, PuzzleStats, Rating, RatingRow
 from bot.records.rating import START, puzzle_start, rate_attempt
-from bot.records.sql import writing
+from bot.records.sql import statements
 from bot.records.sql.paging import page_bounds
 from bot.records.sql.schema import (
     puzzle_attempt_row,
@@ -27,7 +27,7 @@ from bot.records.sql.schema import (
 
 
 def _insert(connection: Connection, table: Table) -> Any:
-    return writing.dialect_of(connection.dialect.name).insert(table)
+    return statements.dialect_of(connection.dialect.name).insert(table)
 
 
 def _rating(row: Any) -> Rating:

@@ -16,7 +16,7 @@ from sqlalchemy import Connection, delete, select
 
 from bot.core.server import Mark, ServerSettings, SettingError
 from bot.records.sql.schema import server_settings
-from bot.records.sql.writing import dialect_of
+from bot.records.sql.statements import dialect_of
 
 log = logging.getLogger(__name__)
 
