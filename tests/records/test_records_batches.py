@@ -82,7 +82,7 @@ def brute_force(games: list[GameRecord]) -> dict[int, Expected]:
         scores = {"X": 0.5, "O": 0.5} if game.winner is None else {game.winner: 1.0}
         sides = {"X": game.x_player, "O": game.o_player}
         for mark, person in sides.items():
-            if person == AI:
+            if person is None or person == AI:  # no one here has forgotten their data
                 continue
             score = scores.get(mark, 0.0)
             player = players.setdefault(person, Expected())
@@ -102,7 +102,9 @@ def brute_force(games: list[GameRecord]) -> dict[int, Expected]:
             player.streak = player.streak + 1 if score == 1.0 else 0
             player.best_streak = max(player.best_streak, player.streak)
         if AI not in sides.values():
-            x, o = players[game.x_player], players[game.o_player]  # type: ignore[index]
+            assert game.x_player is not None
+            assert game.o_player is not None
+            x, o = players[game.x_player], players[game.o_player]
             x.rating, o.rating = glicko.rate_game(
                 x.rating or glicko.START, o.rating or glicko.START, scores.get("X", 0.0)
             )
