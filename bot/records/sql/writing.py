@@ -74,7 +74,7 @@ def record(connection: Connection, batch: Sequence[GameRecord]) -> int:
         found = {
             game_id
             for parameters in id_parameters(connection, [game.game_id for game in ordered])
-            for game_id in connection.execute(there, parameters).scalars()
+            for game_id in connection.execute(there, parameters).scalars().all()
         }
         rows = [row for row in rows if row["game_id"] not in found]
         execute_many(connection, statements.games, rows)
@@ -110,7 +110,8 @@ def _count_games(connection: Connection, inserts: Inserts, counted: Sequence[Gam
     lock = lookups(connection.dialect.name).lock_players
     for parameters in id_parameters(connection, people):
         # Each row as a dict of its own (Row objects are read-only; .mappings() is slower).
-        for row in connection.execute(lock, parameters):
+        # .all(): one fetchall() (iterating a result fetches its rows one at a time).
+        for row in connection.execute(lock, parameters).all():
             states[row[0]] = dict(zip(_PLAYER_KEYS, row, strict=True))
     # On SQLite the write lock keeps every other writer out (BEGIN IMMEDIATE): a player not
     # there is new, and their row goes in once, counted, rather than made and then updated.
@@ -230,7 +231,8 @@ def _memberships_of(connection: Connection, user_ids: Sequence[int]) -> Iterator
     statement = lookups(connection.dialect.name).memberships_of
     for parameters in id_parameters(connection, user_ids):
         yield from (
-            (guild_id, user_id) for guild_id, user_id in connection.execute(statement, parameters)
+            (guild_id, user_id)
+            for guild_id, user_id in connection.execute(statement, parameters).all()
         )
 
 
