@@ -196,21 +196,9 @@ class _Layout:
     ) -> list[Json]:
         return [self._one(c, f"{path}.components.{i}", allowed) for i, c in enumerate(children)]
 
-    def _custom_id(self, component: Json, path: str) -> None:
-        custom_id = component.get("custom_id")
-        if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
-            raise invalid_form(
-                f"{path}.custom_id", "BASE_TYPE_BAD_LENGTH", f"Must be 1-{MAX_CUSTOM_ID} long."
-            )
-        if custom_id in self.custom_ids:
-            raise invalid_form(
-                f"{path}.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED", "Duplicate custom_id."
-            )
-        self.custom_ids.add(custom_id)
-
     def _select(self, select: Json, path: str) -> None:
         """A string select: its custom_id, 1-25 options with distinct values, the defaults."""
-        self._custom_id(select, path)
+        _new_custom_id(select, path, self.custom_ids)
         options = select.get("options") or []
         if not 1 <= len(options) <= MAX_SELECT_OPTIONS:
             raise invalid_form(
@@ -221,13 +209,7 @@ class _Layout:
             raise invalid_form(path, "SELECT_COMPONENT_VALUES_INVALID", "Bad min/max_values.")
         for i, option in enumerate(options):
             for key in ("label", "value"):
-                text = option.get(key)
-                if not isinstance(text, str) or not 1 <= len(text) <= MAX_OPTION_TEXT:
-                    raise invalid_form(
-                        f"{path}.options.{i}.{key}",
-                        "BASE_TYPE_BAD_LENGTH",
-                        f"Must be 1-{MAX_OPTION_TEXT} long.",
-                    )
+                _text(option.get(key), f"{path}.options.{i}.{key}", MAX_OPTION_TEXT)
             if len(option.get("description") or "") > MAX_OPTION_TEXT:
                 raise invalid_form(
                     f"{path}.options.{i}.description",
@@ -252,7 +234,7 @@ class _Layout:
     def _button(self, button: Json, path: str) -> None:
         if button.get("style") not in CUSTOM_ID_STYLES:
             raise invalid_form(f"{path}.style", "BASE_TYPE_CHOICES", "Not a custom_id style.")
-        self._custom_id(button, path)
+        _new_custom_id(button, path, self.custom_ids)
         label = button.get("label") or ""
         if button.get("emoji") is not None:
             _emoji(button["emoji"], f"{path}.emoji")
@@ -267,12 +249,8 @@ class _Layout:
 def validate_modal(modal: Json) -> None:
     """Discord's checks on a modal (an interaction answer of type MODAL's `data`): a title, and
     1-5 labels each holding one text input. DiscordError if Discord would refuse it."""
-    custom_id = modal.get("custom_id")
-    if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= MAX_CUSTOM_ID:
-        raise invalid_form("custom_id", "BASE_TYPE_BAD_LENGTH", f"Must be 1-{MAX_CUSTOM_ID} long.")
-    title = modal.get("title")
-    if not isinstance(title, str) or not 1 <= len(title) <= MAX_MODAL_TITLE:
-        raise invalid_form("title", "BASE_TYPE_BAD_LENGTH", f"Must be 1-{MAX_MODAL_TITLE} long.")
+    _text(modal.get("custom_id"), "custom_id", MAX_CUSTOM_ID)
+    _text(modal.get("title"), "title", MAX_MODAL_TITLE)
     components = modal.get("components") or []
     if not 1 <= len(components) <= MAX_MODAL_FIELDS:
         raise invalid_form(
@@ -283,25 +261,12 @@ def validate_modal(modal: Json) -> None:
         path = f"components.{i}"
         if label.get("type") != Component.label.value:
             raise invalid_form(f"{path}.type", "UNION_TYPE_CHOICES", "Only labels are supported.")
-        text = label.get("label")
-        if not isinstance(text, str) or not 1 <= len(text) <= MAX_MODAL_LABEL:
-            raise invalid_form(
-                f"{path}.label", "BASE_TYPE_BAD_LENGTH", f"Must be 1-{MAX_MODAL_LABEL} long."
-            )
+        _text(label.get("label"), f"{path}.label", MAX_MODAL_LABEL)
         field = label.get("component") or {}
         path = f"{path}.component"
         if field.get("type") != Component.text_input.value:
             raise invalid_form(f"{path}.type", "UNION_TYPE_CHOICES", "Only text inputs here.")
-        field_id = field.get("custom_id")
-        if not isinstance(field_id, str) or not 1 <= len(field_id) <= MAX_CUSTOM_ID:
-            raise invalid_form(
-                f"{path}.custom_id", "BASE_TYPE_BAD_LENGTH", f"Must be 1-{MAX_CUSTOM_ID} long."
-            )
-        if field_id in seen:
-            raise invalid_form(
-                f"{path}.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED", "Duplicate custom_id."
-            )
-        seen.add(field_id)
+        _new_custom_id(field, path, seen)
         if field.get("style") not in (1, 2):
             raise invalid_form(f"{path}.style", "BASE_TYPE_CHOICES", "Must be 1 or 2.")
         high = field.get("max_length", MAX_TEXT_INPUT)
@@ -324,6 +289,23 @@ def modal_problems(modal: Json) -> list[str]:
     except DiscordError as error:
         return [error.message]
     return []
+
+
+def _text(value: Any, path: str, most: int) -> str:
+    """A string of 1 to `most` characters, or Discord's error for one that is not."""
+    if not isinstance(value, str) or not 1 <= len(value) <= most:
+        raise invalid_form(path, "BASE_TYPE_BAD_LENGTH", f"Must be 1-{most} long.")
+    return value
+
+
+def _new_custom_id(component: Json, path: str, seen: set[str]) -> None:
+    """A component's custom_id: 1-100 characters, and none the payload has `seen` already."""
+    custom_id = _text(component.get("custom_id"), f"{path}.custom_id", MAX_CUSTOM_ID)
+    if custom_id in seen:
+        raise invalid_form(
+            f"{path}.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED", "Duplicate custom_id."
+        )
+    seen.add(custom_id)
 
 
 def _emoji(emoji: Any, path: str) -> None:

@@ -27,6 +27,16 @@ CELL_TAKEN = "That cell is taken. Pick an empty one."
 RESIGN_QUESTION = "Resign this game? Your opponent wins."
 
 
+class Clock:
+    """The bot's monotonic clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def make_bot(
     seed: int = 0,
     guild_id: int | None = None,

@@ -101,13 +101,7 @@ class Spool:
     def add(self, game: Item) -> None:
         """Append one game, without fsync (the writer's common case, on the event loop: as
         little work as one line takes)."""
-        # Straight-line: a game ends every so often and finds this code out of the processor's
-        # caches, where each call more costs microseconds.
-        line = _line(game)
-        file = self._require()
-        written = file.write(line) or 0
-        if written < len(line):
-            _write(file, line[written:])
+        _write(self._require(), _line(game))
 
     def sync(self) -> None:
         """Make what was appended survive a power cut too (fsync)."""

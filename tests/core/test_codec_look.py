@@ -18,18 +18,10 @@ from bot.core.server import (
     ServerSettings,
     SettingError,
 )
+from tests.support.custom_ids import ids_of
 
 BIGGEST_ID = 2**64 - 1
 ALICE, BOB = 111111111111111111, 222222222222222222
-GAME_VERBS = (
-    Verb.RESIGN,
-    Verb.CONFIRM_RESIGN,
-    Verb.KEEP_PLAYING,
-    Verb.HINT,
-    Verb.REMATCH,
-    Verb.REVIEW,
-)
-CHALLENGE_VERBS = (Verb.ACCEPT, Verb.DECLINE)
 # 12 UTF-16 code units, 7 code points: the longest standard emoji a board carries.
 LONGEST_EMOJI = "🧑🏽‍🤝‍🧑🏻"
 MARKS = (
@@ -57,13 +49,6 @@ GAMES = [
 
 def utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
-
-
-def ids_of(state: Game | Challenge) -> list[tuple[str, Verb, tuple[int, int] | None]]:
-    if isinstance(state, Challenge):
-        return [(codec.control_id(state, verb), verb, None) for verb in CHALLENGE_VERBS]
-    cells = [(codec.cell_id(state, (i, j)), Verb.CELL, (i, j)) for i in range(3) for j in range(3)]
-    return cells + [(codec.control_id(state, verb), verb, None) for verb in GAME_VERBS]
 
 
 def test_every_look_comes_back_from_every_button():

@@ -42,19 +42,12 @@ from bot.view.board import (
     render_game,
 )
 from bot.view.cards import Style
+from tests.support.custom_ids import GAME_VERBS, ids_of
 
 BIGGEST_ID = 2**64 - 1  # the largest snowflake Discord can hand out
 ALICE, BOB = 111111111111111111, 222222222222222222
 BOT_ID = 999999999999999999
 DEADLINE = 1767225600
-GAME_VERBS = (
-    Verb.RESIGN,
-    Verb.CONFIRM_RESIGN,
-    Verb.KEEP_PLAYING,
-    Verb.HINT,
-    Verb.REMATCH,
-    Verb.REVIEW,
-)
 
 RED = discord.Colour.red().value
 BLURPLE = discord.Colour.blurple().value
@@ -256,11 +249,6 @@ def test_a_move_and_the_bots_reply_in_one_step_match_two_steps(one_order_each):
 
 
 # ------------------------------------------------------------------------------ codec
-
-
-def ids_of(game: Game) -> list[tuple[str, Verb, tuple[int, int] | None]]:
-    cells = [(codec.cell_id(game, (i, j)), Verb.CELL, (i, j)) for i in range(3) for j in range(3)]
-    return cells + [(codec.control_id(game, verb), verb, None) for verb in GAME_VERBS]
 
 
 def assert_round_trip(game: Game, every_button: bool = True) -> None:

@@ -11,6 +11,7 @@ import random
 
 import discord
 import pytest
+from bot_helpers import APOLOGY, STALE, Clock
 
 import tictactoe as ttt
 from bot.app import TicTacToeBot
@@ -19,19 +20,7 @@ from fake_discord import Fault, Harness, board, text
 
 UPDATE = discord.InteractionResponseType.message_update
 PRIVATE = discord.InteractionResponseType.channel_message
-APOLOGY = "Sorry, something went wrong on my side. Please try again."
-STALE = "The board changed before your click landed. Look again."
 TIMEOUT = 600
-
-
-class Clock:
-    """The bot's monotonic clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class NoBackoff:

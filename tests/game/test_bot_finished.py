@@ -9,6 +9,7 @@ import discord
 import pytest
 import simcord.interactions
 from bot_helpers import (
+    APOLOGY,
     GAME_TIMEOUT,
     board_of,
     click_cell,
@@ -35,9 +36,6 @@ class Heard:
 
     games: list[FinishedGame] = field(default_factory=list)
     requests_before: list[int] = field(default_factory=list)
-
-
-APOLOGY = "Sorry, something went wrong on my side. Please try again."
 
 
 def listen(env) -> Heard:

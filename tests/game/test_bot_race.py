@@ -10,6 +10,7 @@ import gc
 
 import discord
 import pytest
+from bot_helpers import APOLOGY
 
 import tictactoe as ttt
 from bot.app import TicTacToeBot
@@ -18,7 +19,6 @@ from fake_discord import Harness, board, first_empty, is_over, marks, text
 
 BOARD_CHANGED = "The board changed before your click landed. Look again."
 RACED = "Someone else's click got there first. Look again."
-APOLOGY = "Sorry, something went wrong on my side. Please try again."
 UPDATE_MESSAGE = discord.InteractionResponseType.message_update
 CHANNEL_MESSAGE = discord.InteractionResponseType.channel_message
 

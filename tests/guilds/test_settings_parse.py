@@ -4,9 +4,6 @@ and the emoji list is only loaded when someone types an emoji."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from bot.core.server import DEFAULT_SETTINGS, Mark, ServerSettings
@@ -24,6 +21,7 @@ from bot.guilds.parse import (
 from bot.i18n import LOCALES
 from bot.view.components import CONTAINER, card_components, modal_data
 from fake_discord.limits import COMPONENTS_V2, modal_problems, problems
+from tests.support.probe import run_python
 
 PARTY = ServerEmoji(1_100_000_000_000_000_001, "party")
 SPIN = ServerEmoji(1_100_000_000_000_000_002, "Spin", animated=True)
@@ -203,7 +201,5 @@ def test_the_emoji_list_is_loaded_only_when_an_emoji_is_typed():
         "p.parse_emoji('🔥', ());"
         "print('emoji' in sys.modules)"
     )
-    shown = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.split()
+    shown = run_python(code).stdout.split()
     assert shown == ["False", "True"]

@@ -5,12 +5,10 @@ fresh process: the setting only holds for threads started after it."""
 from __future__ import annotations
 
 import platform
-import subprocess
-import sys
 
 import pytest
 
-from tests.support.bot_process import REPO
+from tests.support.probe import run_python
 
 pytestmark = pytest.mark.skipif(
     platform.libc_ver()[0] != "glibc", reason="arenas are glibc's (musl and macOS differ)"
@@ -33,15 +31,7 @@ ctypes.CDLL(None).malloc_stats()  # one "Arena N:" section per arena, on stderr
 
 
 def arenas(mode: str) -> int:
-    done = subprocess.run(
-        [sys.executable, "-c", THREADS_ALLOCATING, mode],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    return done.stderr.count("Arena ")
+    return run_python(THREADS_ALLOCATING, mode).stderr.count("Arena ")
 
 
 def test_threads_allocate_from_the_main_heap_once_the_bot_shares_it():

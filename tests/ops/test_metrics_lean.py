@@ -1,18 +1,13 @@
 """Without METRICS_PORT nothing serves the metrics: the bot counts them all the same, without
 loading prometheus_client or aiohttp's server (about 4 MB of a host's memory)."""
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from bot.core.policy import Refusal
 from bot.ops.health import Health
 from bot.ops.metrics import Metrics
 from bot.ops.status_server import StatusServer
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.probe import run_python
 
 PROBE = """
 import sys
@@ -28,14 +23,7 @@ print(sorted(name for name in ("prometheus_client", "aiohttp.web") if name in sy
 
 
 def test_without_metrics_port_neither_prometheus_nor_the_status_server_is_loaded():
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    result = run_python(PROBE)
     assert result.stdout.split("\n")[-2] == "[]", result.stderr
 
 

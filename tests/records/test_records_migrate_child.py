@@ -1,15 +1,12 @@
 """The bot migrates its database in a child process, so that Alembic never loads into it."""
 
 import sqlite3
-import subprocess
-import sys
-from pathlib import Path
 
 from alembic.script import ScriptDirectory
 
 from bot.records.sql.migrate import alembic_config
+from tests.support.probe import run_python
 
-REPO = Path(__file__).resolve().parents[2]
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 PROBE = """
@@ -29,14 +26,7 @@ print("alembic loaded" if "alembic" in sys.modules else "no alembic")
 
 
 def test_start_up_migrates_in_a_child_and_never_loads_alembic(tmp_path):
-    result = subprocess.run(
-        [sys.executable, "-c", PROBE, str(tmp_path)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    result = run_python(PROBE, str(tmp_path))
     assert result.stdout.split("\n")[-2] == "no alembic", result.stderr
     with sqlite3.connect(tmp_path / "records.db") as database:
         (version,) = database.execute("SELECT version_num FROM alembic_version").fetchone()
@@ -70,12 +60,5 @@ print(sorted(name for name in postgresql_only if name in sys.modules))
 def test_a_sqlite_bot_loads_nothing_of_postgresql_or_the_async_engine(tmp_path):
     """SQLite runs on the standard library's sqlite3 in a worker thread: the async engine,
     greenlet, asyncpg and PostgreSQL's dialect (about 9 MB) stay out of a SQLite bot."""
-    result = subprocess.run(
-        [sys.executable, "-c", SQLITE_PROBE, str(tmp_path)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    result = run_python(SQLITE_PROBE, str(tmp_path))
     assert result.stdout.split("\n")[-2] == "[]", result.stderr

@@ -8,6 +8,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
+from bot_helpers import Clock
+
 from bot.app import TicTacToeBot
 from bot.ops.shards import shard_of
 from bot.records.startup import start_records
@@ -17,16 +19,6 @@ from fake_discord.rest import TOKEN
 
 SHARDS = 4
 TIMEOUT = 600
-
-
-class Clock:
-    """The processes' monotonic clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Cluster:

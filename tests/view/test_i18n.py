@@ -2,9 +2,6 @@
 the translator reject what they should."""
 
 import gettext
-import subprocess
-import sys
-from pathlib import Path
 
 import discord
 import pytest
@@ -13,6 +10,7 @@ from discord.app_commands import TranslationContext, TranslationContextLocation,
 
 from bot import i18n
 from bot.i18n.translator import CommandTranslator
+from tests.support.probe import run_python
 from tools import i18n as tools
 
 # --- the committed catalogs --------------------------------------------------------------------
@@ -539,12 +537,5 @@ print(i18n.format_list(["a", "b", "c"], "or", "de"))
 
 def test_a_running_bot_loads_babel_only_to_join_a_list():
     """Reading the catalogs needs no Babel (about 2 MB of a host's memory with its data)."""
-    result = subprocess.run(
-        [sys.executable, "-c", BABEL_PROBE],
-        cwd=Path(__file__).resolve().parents[2],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    result = run_python(BABEL_PROBE)
     assert result.stdout.splitlines() == ["[]", "a, b oder c"], result.stderr
