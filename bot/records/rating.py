@@ -33,18 +33,60 @@ def rate(player: Rating, results: Sequence[tuple[Rating, float]], tau: float = T
     if not results:
         return player
     mu = (player.value - 1500.0) / SCALE
-    phi = player.deviation / SCALE
-    sigma = player.volatility
-    # Sums of each opponent's impact, added up in order (a loop, not lists: one opponent is
-    # the common case, and this runs for every rated game).
+    # Sums of each opponent's impact, added up in order.
     information = 0.0  # 1 / the variance of the rating from the results alone
     improvement = 0.0
     for opponent, score in results:
-        mu_j = (opponent.value - 1500.0) / SCALE
-        g_j = _g(opponent.deviation / SCALE)
-        expected = 1.0 / (1.0 + math.exp(-g_j * (mu - mu_j)))
+        g_j, expected = _impact(mu, opponent.value, opponent.deviation)
         information += g_j * g_j * expected * (1.0 - expected)
         improvement += g_j * (score - expected)
+    value, deviation, volatility = _after(
+        mu, player.deviation / SCALE, player.volatility, information, improvement, tau
+    )
+    return Rating(value, deviation, volatility, player.games + len(results))
+
+
+def rate_one(
+    value: float,
+    deviation: float,
+    volatility: float,
+    opponent_value: float,
+    opponent_deviation: float,
+    score: float,
+) -> tuple[float, float, float]:
+    """(value, deviation, volatility) after one game against one opponent: `rate` with one
+    result, bit for bit, on plain numbers (the records writer rates every game between people
+    this way, without building a Rating for each side)."""
+    mu = (value - 1500.0) / SCALE
+    g_j, expected = _impact(mu, opponent_value, opponent_deviation)
+    return _after(
+        mu,
+        deviation / SCALE,
+        volatility,
+        g_j * g_j * expected * (1.0 - expected),
+        g_j * (score - expected),
+        TAU,
+    )
+
+
+def rate_game(x: Rating, o: Rating, x_score: float) -> tuple[Rating, Rating]:
+    """Both players after one game between them (its own rating period)."""
+    x_after = rate_one(x.value, x.deviation, x.volatility, o.value, o.deviation, x_score)
+    o_after = rate_one(o.value, o.deviation, o.volatility, x.value, x.deviation, 1.0 - x_score)
+    return Rating(*x_after, x.games + 1), Rating(*o_after, o.games + 1)
+
+
+def _impact(mu: float, opponent_value: float, opponent_deviation: float) -> tuple[float, float]:
+    """An opponent's g (how much their deviation dulls the result) and the expected score."""
+    phi_j = opponent_deviation / SCALE
+    g_j = 1.0 / math.sqrt(1.0 + 3.0 * phi_j * phi_j / (math.pi * math.pi))
+    return g_j, 1.0 / (1.0 + math.exp(-g_j * (mu - (opponent_value - 1500.0) / SCALE)))
+
+
+def _after(
+    mu: float, phi: float, sigma: float, information: float, improvement: float, tau: float
+) -> tuple[float, float, float]:
+    """Steps 3-8 of the paper: the new (value, deviation, volatility) on the familiar scale."""
     variance = 1.0 / information
     delta = variance * improvement
     sigma = _new_volatility(phi, sigma, variance, delta, tau)
@@ -52,12 +94,7 @@ def rate(player: Rating, results: Sequence[tuple[Rating, float]], tau: float = T
     phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / variance)
     mu = mu + phi * phi * improvement
     deviation = min(max(phi * SCALE, MIN_DEVIATION), MAX_DEVIATION)
-    return Rating(1500.0 + mu * SCALE, deviation, sigma, player.games + len(results))
-
-
-def rate_game(x: Rating, o: Rating, x_score: float) -> tuple[Rating, Rating]:
-    """Both players after one game between them (its own rating period)."""
-    return rate(x, [(o, x_score)]), rate(o, [(x, 1.0 - x_score)])
+    return 1500.0 + mu * SCALE, deviation, sigma
 
 
 # A puzzle's first rating is the engine's estimate (tictactoe.puzzles), trusted more than a new
@@ -75,30 +112,27 @@ def rate_attempt(player: Rating, puzzle: Rating, solved: bool) -> tuple[Rating, 
     return rate_game(player, puzzle, 1.0 if solved else 0.0)
 
 
-def _g(phi: float) -> float:
-    return 1.0 / math.sqrt(1.0 + 3.0 * phi * phi / (math.pi * math.pi))
-
-
 def _new_volatility(phi: float, sigma: float, variance: float, delta: float, tau: float) -> float:
     """Step 5 of the paper: the Illinois algorithm on f(x) = 0, x = ln(sigma'^2)."""
     a = math.log(sigma * sigma)
     delta2, phi2 = delta * delta, phi * phi
+    # f's constant parts, worked out once (the same operations in the same order as the
+    # paper's formula: the same numbers to the last bit).
+    surplus, spread, tau2 = delta2 - phi2 - variance, phi2 + variance, tau * tau
 
     def f(x: float) -> float:
         ex = math.exp(x)
-        return (ex * (delta2 - phi2 - variance - ex)) / (2.0 * (phi2 + variance + ex) ** 2) - (
-            x - a
-        ) / (tau * tau)
+        return (ex * (surplus - ex)) / (2.0 * (spread + ex) ** 2) - (x - a) / tau2
 
-    side_a = a
-    if delta2 > phi2 + variance:
-        side_b = math.log(delta2 - phi2 - variance)
+    side_a, f_a = a, f(a)
+    if delta2 > spread:
+        side_b = math.log(surplus)
+        f_b = f(side_b)
     else:
         k = 1
-        while f(a - k * tau) < 0:
+        while (f_b := f(a - k * tau)) < 0:
             k += 1
         side_b = a - k * tau
-    f_a, f_b = f(side_a), f(side_b)
     while abs(side_b - side_a) > _EPSILON:
         c = side_a + (side_a - side_b) * f_a / (f_b - f_a)
         f_c = f(c)

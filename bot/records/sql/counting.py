@@ -26,6 +26,8 @@ AGAINST_THE_BOT = frozenset(
 )
 
 _TALLY_INDEX = {1: 0, 0: 1, -1: 2}  # wins, draws, losses
+_PEOPLE_TALLY = {1: "people_wins", 0: "people_draws", -1: "people_losses"}
+_START_NUMBERS = (glicko.START.value, glicko.START.deviation, glicko.START.volatility)
 
 
 def _outcome(game: GameRecord, mark: str) -> int:
@@ -70,19 +72,34 @@ def count_game(
             continue
         outcome = _outcome(game, mark)
         state = states[player]
-        column = {1: "people_wins", 0: "people_draws", -1: "people_losses"}[outcome]
-        state[column] += 1
+        state[_PEOPLE_TALLY[outcome]] += 1
         _streak(state, outcome)
     if game.x_player is None or game.o_player is None:
         return
     x_state, o_state = states[game.x_player], states[game.o_player]
-    x_rating, o_rating = glicko.rate_game(
-        rating_of(x_state) or glicko.START,
-        rating_of(o_state) or glicko.START,
-        (_outcome(game, "X") + 1) / 2,
+    x_value, x_deviation, x_volatility = _rating_numbers(x_state)
+    o_value, o_deviation, o_volatility = _rating_numbers(o_state)
+    x_score = (_outcome(game, "X") + 1) / 2
+    _set_numbers(
+        x_state,
+        glicko.rate_one(x_value, x_deviation, x_volatility, o_value, o_deviation, x_score),
     )
-    set_rating(x_state, x_rating)
-    set_rating(o_state, o_rating)
+    _set_numbers(
+        o_state,
+        glicko.rate_one(o_value, o_deviation, o_volatility, x_value, x_deviation, 1.0 - x_score),
+    )
+
+
+def _rating_numbers(state: dict[str, Any]) -> tuple[float, float, float]:
+    """A player's (value, deviation, volatility), a new player's where they have none yet."""
+    if state["rating"] is None:
+        return _START_NUMBERS
+    return state["rating"], state["deviation"], state["volatility"]
+
+
+def _set_numbers(state: dict[str, Any], numbers: tuple[float, float, float]) -> None:
+    state["rating"], state["deviation"], state["volatility"] = numbers
+    state["rated_games"] += 1
 
 
 def _streak(state: dict[str, Any], outcome: int) -> None:
@@ -94,10 +111,3 @@ def rating_of(state: Mapping[Any, Any]) -> Rating | None:
     if state["rating"] is None:
         return None
     return Rating(state["rating"], state["deviation"], state["volatility"], state["rated_games"])
-
-
-def set_rating(state: dict[str, Any], rating: Rating) -> None:
-    state["rating"] = rating.value
-    state["deviation"] = rating.deviation
-    state["volatility"] = rating.volatility
-    state["rated_games"] = rating.games

@@ -317,24 +317,32 @@ def puzzle_attempt_record(row: Mapping[Any, Any]) -> PuzzleAttempt:
     )
 
 
+GAME_COLUMNS = tuple(column.name for column in games.c)
+
+
+def game_values(game: GameRecord) -> tuple[Any, ...]:
+    """A game's row: the values of GAME_COLUMNS, in that order."""
+    return (
+        game.game_id,
+        game.x_player,
+        game.o_player,
+        game.level,
+        None if game.moves is None else "".join(map(str, game.moves)),
+        game.board,
+        game.winner,
+        game.finish.value,
+        game.counted,
+        game.started_at,
+        game.ended_at,
+        game.guild_id,
+        game.place.value,
+        game.user_installed,
+        game.locale,
+    )
+
+
 def game_row(game: GameRecord) -> dict[str, Any]:
-    return {
-        "game_id": game.game_id,
-        "x_player": game.x_player,
-        "o_player": game.o_player,
-        "level": game.level,
-        "moves": None if game.moves is None else "".join(map(str, game.moves)),
-        "board": game.board,
-        "winner": game.winner,
-        "finish": game.finish.value,
-        "counted": game.counted,
-        "started_at": game.started_at,
-        "ended_at": game.ended_at,
-        "guild_id": game.guild_id,
-        "place": game.place.value,
-        "user_installed": game.user_installed,
-        "locale": game.locale,
-    }
+    return dict(zip(GAME_COLUMNS, game_values(game), strict=True))
 
 
 def game_record(row: Mapping[Any, Any]) -> GameRecord:

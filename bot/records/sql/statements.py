@@ -4,22 +4,37 @@ Every statement is built once (per dialect where the INSERT's ON CONFLICT is the
 and run with the rows as parameters: SQLAlchemy then finds it compiled in its cache, where a
 multi-row `.values([...])` is a new statement to build and compile on every batch (two thirds
 of a game's SQL work, docs/performance.md). On SQLite the many-row statements go further: each
-is compiled once to SQL with named parameters and its rows (dicts) go straight to sqlite3's
-executemany, skipping SQLAlchemy's per-row parameter processing (which was about 40% of a
-transaction; none of these columns has a bind processor on SQLite: integers, floats, strings,
-booleans, which sqlite3 stores alike). Lookups by a list of ids take the list as one parameter
-(see `id_parameters`)."""
+is compiled once, and its rows go to sqlite3 as a few multi-row INSERTs of positional values
+(one step of SQLite's, one hand-over of the GIL, for up to 64 rows; an UPDATE is an INSERT ...
+ON CONFLICT DO UPDATE), skipping SQLAlchemy's per-row parameter processing (none of these
+columns has a bind processor on SQLite: integers, floats, strings, booleans, which sqlite3
+stores alike). Lookups by a list of ids take the list as one parameter (see `id_parameters`).
+"""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+import itertools
+import operator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import orjson
-from sqlalchemy import Connection, Insert, Select, Table, Update, bindparam, func, select, update
+from sqlalchemy import (
+    Connection,
+    Insert,
+    Select,
+    Table,
+    Update,
+    and_,
+    bindparam,
+    func,
+    select,
+    update,
+)
 
+from bot.records.sql.database import run_on_sqlite
 from bot.records.sql.schema import board_sizes, bot_tallies, games, memberships, players
 
 _CHUNK = 500  # ids per SELECT ... IN elsewhere than SQLite (well under the driver's cap)
@@ -69,13 +84,20 @@ def lookups(dialect_name: str) -> Lookups:
     return Lookups(_lock_players(ids), _memberships_of_ids(ids), _games_there(ids))
 
 
-def id_parameters(connection: Connection, ids: Sequence[int]) -> Iterator[dict[str, Any]]:
-    """The parameters that look `ids` up: one JSON array on SQLite, chunks elsewhere."""
+def look_up(connection: Connection, statement: Select[Any], ids: Sequence[int]) -> list[Any]:
+    """The rows of a lookup (one of `lookups`) for these ids: on SQLite one statement, run
+    by sqlite3 itself (see `run_on_sqlite`) with the ids as one JSON array; elsewhere in
+    chunks, each fetched at once (iterating a result fetches its rows one at a time)."""
     if connection.dialect.name == "sqlite":
-        yield {"ids": orjson.dumps(ids).decode()}
-        return
-    for chunk in _chunks(ids):
-        yield {"ids": chunk}
+        return run_on_sqlite(connection, _sqlite_lookup(statement), (orjson.dumps(ids).decode(),))
+    return [row for chunk in _chunks(ids) for row in connection.execute(statement, {"ids": chunk})]
+
+
+@functools.cache
+def _sqlite_lookup(statement: Select[Any]) -> str:
+    from sqlalchemy.dialects import sqlite
+
+    return str(statement.compile(dialect=sqlite.dialect()))
 
 
 @dataclass(frozen=True)
@@ -132,55 +154,107 @@ def _chunks(items: Sequence[_T], size: int = _CHUNK) -> Iterator[Sequence[_T]]:
         yield items[start : start + size]
 
 
-def execute_many(
-    connection: Connection, statement: Insert | Update, rows: list[dict[str, Any]]
+def insert_many(
+    connection: Connection,
+    statement: Insert,
+    keys: tuple[str, ...],
+    rows: Sequence[Sequence[Any]],
 ) -> None:
-    """`statement` once per row (all rows with the same keys): on SQLite as SQL compiled once,
-    the rows handed to the driver as they are (still through the engine: its events see it)."""
+    """`statement` once for each of `rows`: the values of the columns `keys` (in the table's
+    order), in that order. On SQLite as a few multi-row statements (see `_MAX_ROWS`),
+    compiled once, run by sqlite3 itself (see `run_on_sqlite`)."""
     if not rows:
         return
-    if connection.dialect.name == "sqlite":
-        connection.exec_driver_sql(_sqlite_sql(statement, tuple(rows[0])), rows)
-    else:
-        connection.execute(statement, rows)
+    if connection.dialect.name != "sqlite":
+        connection.execute(statement, [dict(zip(keys, row, strict=True)) for row in rows])
+        return
+    rows_sql = _sqlite_sql(statement, keys)
+    most = _max_rows(len(keys))
+    start = 0
+    while start < len(rows):
+        # Powers of two: a handful of statement texts, each prepared once by sqlite3's cache.
+        size = min(1 << (len(rows) - start).bit_length() - 1, most)
+        values = tuple(itertools.chain.from_iterable(rows[start : start + size]))
+        run_on_sqlite(connection, rows_sql(size), values)
+        start += size
 
 
-@functools.cache
-def _sqlite_sql(statement: Insert | Update, keys: tuple[str, ...]) -> str:
-    from sqlalchemy.dialects import sqlite
-
-    # Named parameters, so that each row's dict is its parameters as it stands. An UPDATE sets
-    # what its .values() names, whatever the rows hold.
-    column_keys = keys if isinstance(statement, Insert) else ()
-    compiled = statement.compile(
-        dialect=sqlite.dialect(paramstyle="named"), column_keys=column_keys
-    )
-    return str(compiled)
-
-
-def update_many(
-    connection: Connection, table: Table, columns: tuple[str, ...], rows: list[dict[str, Any]]
+def set_columns(
+    connection: Connection,
+    table: Table,
+    keys: tuple[str, ...],
+    columns: tuple[str, ...],
+    rows: Sequence[Sequence[Any]],
 ) -> None:
-    """Set `columns` of `table` from each row (keyed by column name: a player's state), the
-    row's user_id saying where."""
-    if not rows:
+    """Set `columns` of the `table` rows whose primary key is `keys`: each of `rows` is the
+    values of `keys` and then of `columns` (both in the table's order). On SQLite a row that
+    is not there yet goes in (its other columns take their defaults); elsewhere every row
+    must be there."""
+    if not rows or not columns:
         return
     if connection.dialect.name == "sqlite":
-        # Bound by the columns' own names: the rows are the parameters, extra keys ignored.
-        execute_many(connection, _update_by_user(table, columns, ""), rows)
+        insert_many(connection, _upsert(table, keys, columns), (*keys, *columns), rows)
         return
     # SQLAlchemy binds parameters named after the columns it sets itself: other names here.
-    names = ("user_id", *columns)
+    names = [f"b_{name}" for name in (*keys, *columns)]
     connection.execute(
-        _update_by_user(table, columns, "b_"),
-        [{f"b_{name}": row[name] for name in names} for row in rows],
+        _update(table, keys, columns), [dict(zip(names, row, strict=True)) for row in rows]
+    )
+
+
+def values_of(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    """What takes the values of `names` from a row (a dict keyed by column name), as a tuple."""
+    if len(names) == 1:  # itemgetter of one name gives the value itself, not a tuple
+        (name,) = names
+        return lambda row: (row[name],)
+    return operator.itemgetter(*names)
+
+
+# SQLite's variables per statement before 3.32 (32,766 since): the cap a statement's rows keep to.
+_SQLITE_VARIABLES = 999
+# sqlite3 lets go of the GIL for every step of a statement (once per row under executemany),
+# and each time the event loop's thread, busy with clicks, takes it over, the writer's thread
+# gets it back later, its caches cold. A multi-row INSERT is one step for all its rows.
+_MAX_ROWS = 64
+
+
+def _max_rows(columns: int) -> int:
+    """The most rows of `columns` values one statement takes: a power of two."""
+    fits = max(_SQLITE_VARIABLES // columns, 1)
+    return min(1 << fits.bit_length() - 1, _MAX_ROWS)
+
+
+@functools.cache
+def _sqlite_sql(statement: Insert, keys: tuple[str, ...]) -> Callable[[int], str]:
+    """The statement's SQL for a number of rows of `keys` (positional parameters)."""
+    from sqlalchemy.dialects import sqlite
+
+    compiled = statement.compile(dialect=sqlite.dialect(), column_keys=keys)
+    if tuple(compiled.positiontup or ()) != keys:
+        raise ValueError(f"{keys} are not the parameters of {compiled}, in their order")
+    # Each column a parameter of its own (none of these INSERTs sets one by an expression).
+    one_row = f"({', '.join('?' * len(keys))})"
+    head, tail = str(compiled).split(f" VALUES {one_row}")
+
+    @functools.cache
+    def rows_sql(count: int) -> str:
+        return f"{head} VALUES {', '.join([one_row] * count)}{tail}"
+
+    return rows_sql
+
+
+@functools.cache
+def _upsert(table: Table, keys: tuple[str, ...], columns: tuple[str, ...]) -> Insert:
+    from sqlalchemy.dialects import sqlite
+
+    insert = sqlite.insert(table)
+    return insert.on_conflict_do_update(
+        index_elements=[table.c[key] for key in keys],
+        set_={name: insert.excluded[name] for name in columns},
     )
 
 
 @functools.cache
-def _update_by_user(table: Table, columns: tuple[str, ...], prefix: str) -> Update:
-    return (
-        update(table)
-        .where(table.c.user_id == bindparam(f"{prefix}user_id"))
-        .values({name: bindparam(f"{prefix}{name}") for name in columns})
-    )
+def _update(table: Table, keys: tuple[str, ...], columns: tuple[str, ...]) -> Update:
+    condition = and_(*(table.c[key] == bindparam(f"b_{key}") for key in keys))
+    return update(table).where(condition).values({name: bindparam(f"b_{name}") for name in columns})

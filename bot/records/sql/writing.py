@@ -20,8 +20,10 @@ from bot.records.sql.counting import (
 )
 from bot.records.sql.schema import (
     EVERYONE,
+    GAME_COLUMNS,
     bot_tallies,
     game_row,
+    game_values,
     games,
     memberships,
     players,
@@ -29,11 +31,12 @@ from bot.records.sql.schema import (
 )
 from bot.records.sql.statements import (
     Inserts,
-    execute_many,
-    id_parameters,
+    insert_many,
     inserts,
+    look_up,
     lookups,
-    update_many,
+    set_columns,
+    values_of,
 )
 
 # Forgetting a player (rare: built once all the same, for one shape throughout).
@@ -55,31 +58,33 @@ _DELETE: tuple[Delete, ...] = tuple(
 
 
 _PLAYER_KEYS = ("user_id", *PLAYER_COLUMNS)  # a players row's columns in order
+_PLAYER_KEY = ("user_id",)  # primary keys
+_MEMBER_KEY = ("guild_id", "user_id")
+_MEMBER_ROW = (*_MEMBER_KEY, *MEMBER_COLUMNS)
+_TALLY_ROW = ("user_id", "level", "wins", "draws", "losses")
+_SIZE_ROW = ("guild_id", "rated", "vs_bot")
 # A new player's row before their first game: the columns' defaults (counts 0, no rating).
 _NEW_PLAYER = {
     name: 0 if players.c[name].server_default is not None else None for name in PLAYER_COLUMNS
 }
+_member_values = values_of(MEMBER_COLUMNS)
 
 
 def record(connection: Connection, batch: Sequence[GameRecord]) -> int:
     # Games in id order: concurrent writers meet on the same rows in the same order.
     ordered = sorted({game.game_id: game for game in batch}.values(), key=lambda g: g.game_id)
     statements = inserts(connection.dialect.name)
-    rows = [game_row(game) for game in ordered]
     if connection.dialect.name == "sqlite":
-        # sqlite3's executemany returns no rows (no RETURNING): the games already there are
-        # looked up first, and no other writer can add one in between (the write lock is held
-        # from BEGIN IMMEDIATE on).
-        there = lookups("sqlite").games_there
-        found = {
-            game_id
-            for parameters in id_parameters(connection, [game.game_id for game in ordered])
-            for game_id in connection.execute(there, parameters).scalars().all()
-        }
-        rows = [row for row in rows if row["game_id"] not in found]
-        execute_many(connection, statements.games, rows)
-        new_ids = {row["game_id"] for row in rows}
+        # A multi-row INSERT returns no ids (RETURNING would step once a row): the games
+        # already there are looked up first, and no other writer can add one in between (the
+        # write lock is held from BEGIN IMMEDIATE on).
+        there = look_up(connection, lookups("sqlite").games_there, [g.game_id for g in ordered])
+        found = {game_id for (game_id,) in there}
+        new = [game_values(game) for game in ordered if game.game_id not in found]
+        insert_many(connection, statements.games, GAME_COLUMNS, new)
+        new_ids = {values[0] for values in new}
     else:
+        rows = [game_row(game) for game in ordered]
         new_ids = set(connection.execute(statements.games, rows).scalars()) if rows else set()
     counted = sorted(
         (game for game in ordered if game.game_id in new_ids and game.counted),
@@ -101,24 +106,20 @@ def _count_games(connection: Connection, inserts: Inserts, counted: Sequence[Gam
     )
     if not people:
         return
-    on_sqlite = connection.dialect.name == "sqlite"
-    if not on_sqlite:
+    if connection.dialect.name != "sqlite":
         # A row must be there to be locked: a new player's is made first (a writer making the
         # same one at once waits for this transaction, then finds it), then read locked.
-        execute_many(connection, inserts.players, [{"user_id": user_id} for user_id in people])
+        insert_many(connection, inserts.players, _PLAYER_KEY, [(user_id,) for user_id in people])
     states: dict[int, dict[str, Any]] = {}
-    lock = lookups(connection.dialect.name).lock_players
-    for parameters in id_parameters(connection, people):
-        # Each row as a dict of its own (Row objects are read-only; .mappings() is slower).
-        # .all(): one fetchall() (iterating a result fetches its rows one at a time).
-        for row in connection.execute(lock, parameters).all():
-            states[row[0]] = dict(zip(_PLAYER_KEYS, row, strict=True))
+    # Each row as a dict of its own, to count in (Row objects are read-only).
+    for row in look_up(connection, lookups(connection.dialect.name).lock_players, people):
+        states[row[0]] = dict(zip(_PLAYER_KEYS, row, strict=True))
     # On SQLite the write lock keeps every other writer out (BEGIN IMMEDIATE): a player not
     # there is new, and their row goes in once, counted, rather than made and then updated.
-    new_people = [user_id for user_id in people if user_id not in states]
-    for user_id in new_people:
-        states[user_id] = {**_NEW_PLAYER, "user_id": user_id}
     before = {user_id: _on_boards(state) for user_id, state in states.items()}
+    for user_id in people:
+        if user_id not in states:
+            states[user_id] = {**_NEW_PLAYER, "user_id": user_id}
     # Every server membership of these players, as it stands: no other writer adds one while
     # this transaction holds their rows (it would have to lock them first).
     member_of = set(_memberships_of(connection, people))
@@ -133,41 +134,54 @@ def _count_games(connection: Connection, inserts: Inserts, counted: Sequence[Gam
                 changed[player] = changed.get(player, columns) | columns
                 if game.guild_id is not None and (game.guild_id, player) not in member_of:
                     joined.add((game.guild_id, player))
-    execute_many(connection, inserts.players, [states[user_id] for user_id in new_people])
     # Each row gets only the columns its games changed: one statement per kind of change.
-    by_change: dict[frozenset[str], list[dict[str, Any]]] = {}
+    by_change: dict[frozenset[str], list[int]] = {}
     for user_id in people:
-        by_change.setdefault(changed[user_id], []).append(states[user_id])
-    fresh = set(new_people)
-    for columns, rows in by_change.items():
-        existing = [row for row in rows if row["user_id"] not in fresh]
-        update_many(connection, players, _in_order(PLAYER_COLUMNS, columns), existing)
-    execute_many(
+        by_change.setdefault(changed[user_id], []).append(user_id)
+    for columns, user_ids in by_change.items():
+        names = _in_order(PLAYER_COLUMNS, columns)
+        row_of = values_of((*_PLAYER_KEY, *names))
+        set_columns(
+            connection,
+            players,
+            _PLAYER_KEY,
+            names,
+            [row_of(states[user_id]) for user_id in user_ids],
+        )
+    insert_many(
         connection,
         inserts.bot_tallies,
-        [
-            {"user_id": user_id, "level": level, "wins": w, "draws": d, "losses": lo}
-            for (user_id, level), (w, d, lo) in sorted(tallies.items())
-        ],
+        _TALLY_ROW,
+        [(user_id, level, *counts) for (user_id, level), counts in sorted(tallies.items())],
     )
     # New memberships go in as they end up; the players' other ones are brought level.
-    execute_many(
+    insert_many(
         connection,
         inserts.memberships,
+        _MEMBER_ROW,
         [
-            {"guild_id": guild_id, **_member_columns(states[user_id])}
+            (guild_id, user_id, *_member_values(states[user_id]))
             for guild_id, user_id in sorted(joined)
         ],
     )
     _resize_boards(connection, inserts, before, states, joined, member_of)
-    members = {user_id for _, user_id in member_of}
-    for columns, rows in by_change.items():
-        existing = [row for row in rows if row["user_id"] in members]
-        update_many(connection, memberships, _in_order(MEMBER_COLUMNS, columns), existing)
-
-
-def _member_columns(state: dict[str, Any]) -> dict[str, Any]:
-    return {"user_id": state["user_id"], **{name: state[name] for name in MEMBER_COLUMNS}}
+    guilds_of: dict[int, list[int]] = {}
+    for guild_id, user_id in sorted(member_of):
+        guilds_of.setdefault(user_id, []).append(guild_id)
+    for columns, user_ids in by_change.items():
+        names = _in_order(MEMBER_COLUMNS, columns)
+        row_of = values_of(names)
+        set_columns(
+            connection,
+            memberships,
+            _MEMBER_KEY,
+            names,
+            [
+                (guild_id, user_id, *row_of(states[user_id]))
+                for user_id in user_ids
+                for guild_id in guilds_of.get(user_id, ())
+            ],
+        )
 
 
 @functools.cache
@@ -190,7 +204,8 @@ def _resize_boards(
     member_of: set[tuple[int, int]],
 ) -> None:
     """Count the players who just got onto a board, everyone's and their servers' (those they
-    were members of, `member_of`, and those they just `joined`)."""
+    were members of, `member_of`, and those they just `joined`). `before`: where the players
+    already in the database were (a new one was on neither)."""
     sizes: dict[int, list[int]] = {}
 
     def grow(guild_id: int, rated: int, vs_bot: int) -> None:
@@ -199,14 +214,15 @@ def _resize_boards(
             size[0] += rated
             size[1] += vs_bot
 
+    now = {user_id: _on_boards(state) for user_id, state in states.items()}
     changed: dict[int, tuple[int, int]] = {}
-    for user_id, state in states.items():
-        now, was = _on_boards(state), before[user_id]
-        if now != was:
-            changed[user_id] = (now[0] - was[0], now[1] - was[1])
+    for user_id, (rated, vs_bot) in now.items():
+        was_rated, was_vs_bot = before.get(user_id, (0, 0))
+        if rated != was_rated or vs_bot != was_vs_bot:
+            changed[user_id] = (rated - was_rated, vs_bot - was_vs_bot)
             grow(EVERYONE, *changed[user_id])
     for guild_id, user_id in joined:
-        grow(guild_id, *_on_boards(states[user_id]))
+        grow(guild_id, *now[user_id])
     for guild_id, user_id in member_of:
         if user_id in changed:
             grow(guild_id, *changed[user_id])
@@ -214,26 +230,21 @@ def _resize_boards(
 
 
 def _add_sizes(connection: Connection, inserts: Inserts, sizes: dict[int, list[int]]) -> None:
-    execute_many(
+    insert_many(
         connection,
         inserts.board_sizes,
-        [
-            {"guild_id": guild_id, "rated": rated, "vs_bot": vs_bot}
-            for guild_id, (rated, vs_bot) in sorted(sizes.items())
-        ],
+        _SIZE_ROW,
+        [(guild_id, rated, vs_bot) for guild_id, (rated, vs_bot) in sorted(sizes.items())],
     )
 
 
 def _memberships_of(connection: Connection, user_ids: Sequence[int]) -> Iterator[tuple[int, int]]:
     """(guild id, user id) of every server membership of these users."""
-    if not user_ids:
-        return
     statement = lookups(connection.dialect.name).memberships_of
-    for parameters in id_parameters(connection, user_ids):
-        yield from (
-            (guild_id, user_id)
-            for guild_id, user_id in connection.execute(statement, parameters).all()
-        )
+    # Plain tuples (PostgreSQL's rows are Row objects).
+    yield from (
+        (guild_id, user_id) for guild_id, user_id in look_up(connection, statement, user_ids)
+    )
 
 
 def forget(connection: Connection, user_id: int) -> int:
