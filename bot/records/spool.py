@@ -108,11 +108,15 @@ class Spool:
         os.fsync(self._require().fileno())
 
     def clear(self, keep: Iterable[Item] = ()) -> None:
-        """Empty the file, but for `keep` (fsynced)."""
+        """Empty the file, but for `keep` (fsynced, if any: they may have been waiting fsynced
+        before). An empty file is not fsynced: should a power cut undo the truncation, the
+        next start records its games again, which changes nothing."""
         file = self._require()
         file.truncate(0)
-        _write(file, _lines(keep))
-        os.fsync(file.fileno())
+        lines = _lines(keep)
+        if lines:
+            _write(file, lines)
+            os.fsync(file.fileno())
 
     def rewrite(
         self, keep: list[Item], backlog_from: int | None, change: Callable[[Item], Item]

@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-WRITE_OPTION = "tictactoe_write"  # execution option: this transaction writes (BEGIN IMMEDIATE)
 
 _T = TypeVar("_T")
 
@@ -96,9 +95,10 @@ class _SQLite:
             connect_args={"timeout": timeout, "check_same_thread": False},
         )
         event.listen(self.engine, "connect", _on_sqlite_connect)
-        event.listen(self.engine, "begin", _on_sqlite_begin)
+        event.listen(self.engine, "begin", self._on_begin)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="records-sqlite")
         self._connection: Connection | None = None  # the thread's, between transactions
+        self._writes = False  # whether the transaction being begun writes
         self._closed = False
 
     async def run(
@@ -135,7 +135,7 @@ class _SQLite:
             self._connection = self.engine.connect()
         connection = self._connection
         try:
-            connection.execution_options(**{WRITE_OPTION: write})
+            self._writes = write
             if write:
                 with connection.begin():
                     return work(connection)
@@ -149,6 +149,11 @@ class _SQLite:
                 connection.invalidate()
                 self._forget_connection()
             raise
+
+    def _on_begin(self, connection: Connection) -> None:
+        # A writer takes the write lock at once: two writers (processes) that both start by
+        # reading would otherwise deadlock when both try to write (SQLITE_BUSY without waiting).
+        run_on_sqlite(connection, "BEGIN IMMEDIATE" if self._writes else "BEGIN")
 
     def _forget_connection(self) -> None:
         if self._connection is not None:
@@ -181,13 +186,6 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: object) -> None:
         log.debug("Could not switch SQLite to WAL: %s", error)
     finally:
         cursor.close()
-
-
-def _on_sqlite_begin(connection: Connection) -> None:
-    # A writer takes the write lock at once: two writers (processes) that both start by reading
-    # would otherwise deadlock when both try to write (SQLITE_BUSY without waiting).
-    writes = connection.get_execution_options().get(WRITE_OPTION)
-    run_on_sqlite(connection, "BEGIN IMMEDIATE" if writes else "BEGIN")
 
 
 def run_on_sqlite(connection: Connection, sql: str, values: Sequence[Any] = ()) -> list[Any]:

@@ -60,17 +60,12 @@ def _memberships_of_ids(ids: Any) -> Select[Any]:
     )
 
 
-def _games_there(ids: Any) -> Select[Any]:
-    return select(games.c.game_id).where(games.c.game_id.in_(ids))
-
-
 @dataclass(frozen=True)
 class Lookups:
     """A dialect's statements that take a list of ids."""
 
     lock_players: Select[Any]
     memberships_of: Select[Any]
-    games_there: Select[Any]
 
 
 @functools.cache
@@ -81,7 +76,7 @@ def lookups(dialect_name: str) -> Lookups:
         ids: Any = select(func.json_each(bindparam("ids")).table_valued("value").c.value)
     else:
         ids = bindparam("ids", expanding=True)
-    return Lookups(_lock_players(ids), _memberships_of_ids(ids), _games_there(ids))
+    return Lookups(_lock_players(ids), _memberships_of_ids(ids))
 
 
 def look_up(connection: Connection, statement: Select[Any], ids: Sequence[int]) -> list[Any]:
@@ -104,7 +99,7 @@ def _sqlite_lookup(statement: Select[Any]) -> str:
 class Inserts:
     """A dialect's INSERT ... ON CONFLICT statements."""
 
-    games: Insert  # RETURNING the ids it inserted (not on SQLite: executemany returns no rows)
+    games: Insert  # RETURNING the ids it inserted
     players: Insert
     memberships: Insert
     bot_tallies: Insert  # adds to the tallies there
@@ -116,12 +111,15 @@ def inserts(dialect_name: str) -> Inserts:
     dialect = dialect_of(dialect_name)
     tallies = dialect.insert(bot_tallies)
     sizes = dialect.insert(board_sizes)
-    new_games = dialect.insert(games).on_conflict_do_nothing(index_elements=[games.c.game_id])
+    # RETURNING the ids of the games it inserted: the others were recorded already.
+    new_games = (
+        dialect.insert(games)
+        .on_conflict_do_nothing(index_elements=[games.c.game_id])
+        .returning(games.c.game_id)
+    )
     new_members = dialect.insert(memberships).on_conflict_do_nothing(
         index_elements=[memberships.c.guild_id, memberships.c.user_id]
     )
-    if dialect_name != "sqlite":
-        new_games = new_games.returning(games.c.game_id)
     return Inserts(
         games=new_games,
         players=dialect.insert(players).on_conflict_do_nothing(index_elements=[players.c.user_id]),
@@ -159,24 +157,27 @@ def insert_many(
     statement: Insert,
     keys: tuple[str, ...],
     rows: Sequence[Sequence[Any]],
-) -> None:
+) -> Sequence[Any]:
     """`statement` once for each of `rows`: the values of the columns `keys` (in the table's
-    order), in that order. On SQLite as a few multi-row statements (see `_MAX_ROWS`),
-    compiled once, run by sqlite3 itself (see `run_on_sqlite`)."""
+    order), in that order; the rows it returns (RETURNING). On SQLite as a few multi-row
+    statements (see `_MAX_ROWS`), compiled once, run by sqlite3 itself (see
+    `run_on_sqlite`)."""
     if not rows:
-        return
+        return []
     if connection.dialect.name != "sqlite":
-        connection.execute(statement, [dict(zip(keys, row, strict=True)) for row in rows])
-        return
+        result = connection.execute(statement, [dict(zip(keys, row, strict=True)) for row in rows])
+        return result.all() if result.returns_rows else []
     rows_sql = _sqlite_sql(statement, keys)
     most = _max_rows(len(keys))
+    returned: list[Any] = []
     start = 0
     while start < len(rows):
         # Powers of two: a handful of statement texts, each prepared once by sqlite3's cache.
         size = min(1 << (len(rows) - start).bit_length() - 1, most)
         values = tuple(itertools.chain.from_iterable(rows[start : start + size]))
-        run_on_sqlite(connection, rows_sql(size), values)
+        returned += run_on_sqlite(connection, rows_sql(size), values)
         start += size
+    return returned
 
 
 def set_columns(

@@ -22,7 +22,6 @@ from bot.records.sql.schema import (
     EVERYONE,
     GAME_COLUMNS,
     bot_tallies,
-    game_row,
     game_values,
     games,
     memberships,
@@ -74,18 +73,10 @@ def record(connection: Connection, batch: Sequence[GameRecord]) -> int:
     # Games in id order: concurrent writers meet on the same rows in the same order.
     ordered = sorted({game.game_id: game for game in batch}.values(), key=lambda g: g.game_id)
     statements = inserts(connection.dialect.name)
-    if connection.dialect.name == "sqlite":
-        # A multi-row INSERT returns no ids (RETURNING would step once a row): the games
-        # already there are looked up first, and no other writer can add one in between (the
-        # write lock is held from BEGIN IMMEDIATE on).
-        there = look_up(connection, lookups("sqlite").games_there, [g.game_id for g in ordered])
-        found = {game_id for (game_id,) in there}
-        new = [game_values(game) for game in ordered if game.game_id not in found]
-        insert_many(connection, statements.games, GAME_COLUMNS, new)
-        new_ids = {values[0] for values in new}
-    else:
-        rows = [game_row(game) for game in ordered]
-        new_ids = set(connection.execute(statements.games, rows).scalars()) if rows else set()
+    inserted = insert_many(
+        connection, statements.games, GAME_COLUMNS, [game_values(game) for game in ordered]
+    )
+    new_ids = {game_id for (game_id,) in inserted}
     counted = sorted(
         (game for game in ordered if game.game_id in new_ids and game.counted),
         key=lambda game: (game.ended_at, game.game_id),
