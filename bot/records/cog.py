@@ -42,6 +42,9 @@ DATABASE_ERRORS = (RecordsError, TimeoutError)
 
 # How long deleting a player's data waits for the games still queued to be written first.
 FORGET_FLUSH_SECONDS = 10.0
+# How long a read waits for the games still lingering to be written first (see `_read`): out
+# of the read's own time.
+READ_FLUSH_SECONDS = 0.5
 
 T = TypeVar("T")
 
@@ -246,11 +249,17 @@ class RecordsCog(commands.Cog, name="Records"):
     # ------------------------------------------------------------------ the database
 
     async def _read(self, interaction: Interaction, read: Awaitable[T]) -> T:
-        """The answer of a database read; on a timeout or a database error, Unavailable, once
-        the user was told privately that stats are unavailable (logged once until reads work
-        again)."""
+        """The answer of a database read, made once the games still waiting to be written are
+        in; on a timeout or a database error, Unavailable, once the user was told privately
+        that stats are unavailable (logged once until reads work again)."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        if self.writer.pending and self.writer.failing is None:
+            # Games that ended a moment ago linger to share a transaction: written now, so that
+            # what the user sees includes them. (While writing fails, the read goes ahead.)
+            await self.writer.flush(min(READ_FLUSH_SECONDS, self.read_timeout / 2))
         try:
-            result = await asyncio.wait_for(read, self.read_timeout)
+            result = await asyncio.wait_for(read, self.read_timeout - (loop.time() - started))
         except DATABASE_ERRORS as error:
             if not self._reads_failing:
                 self._reads_failing = True

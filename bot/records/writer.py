@@ -21,8 +21,8 @@ cache, which a killed process does not lose). While the spool works, that is eve
 `submit()` returned from, except for the ones it only queued (see above) that the task has not
 appended yet (it does as soon as it runs; `at_risk` counts them). Everything appended is either
 in the database or replayed at the next start, database outage or not. A power cut can also
-lose the games appended but not yet fsynced: those of the last second or so (lingering, or being
-written); games that wait for the database (it failed, or memory is full) are fsynced. (An
+lose the games appended but not yet fsynced: those of the last two seconds or so (lingering, or
+being written); games that wait for the database (it failed, or memory is full) are fsynced. (An
 fsync per game cost more than all the rest of recording it: docs/performance.md.) Recording is
 idempotent, so replaying a game that did reach the database before the kill changes nothing.
 Without a spool (spool_path None), a SIGKILL loses every game not yet in the database.
@@ -54,8 +54,9 @@ FIRST_RETRY_SECONDS = 0.5
 LAST_RETRY_SECONDS = 30.0
 DEFAULT_STOP_SECONDS = 10.0
 # How long a finished game may wait (safe in the spool) for others to share its transaction: a
-# game written alone costs about 1.3 ms of CPU, one in a batch of a hundred about 0.2 ms.
-DEFAULT_LINGER_SECONDS = 1.0
+# batch costs about 1 ms of CPU and each game in it about 0.05 ms more (docs/performance.md).
+# Reads do not wait for it: the records cog flushes what is pending before it reads.
+DEFAULT_LINGER_SECONDS = 2.0
 
 _T = TypeVar("_T")
 
@@ -320,7 +321,7 @@ class RecordWriter:
                     spooled_at = await self._in_thread(self._spool.append, batch)
                 else:
                     # Into the kernel's cache, on the loop (microseconds): a kill loses none
-                    # of them, and they are in the database within a second or fsynced then.
+                    # of them, and they are in the database within seconds or fsynced then.
                     spooled_at = self._spool.append(batch, sync=False)
                 self._spooled = True
                 if self._spool_failing:

@@ -297,6 +297,26 @@ async def test_a_database_that_is_down_stops_no_game_and_is_logged_once(world, c
     assert env.bot.writer.pending == 1
 
 
+async def test_stats_asked_while_a_game_waits_to_be_written_include_it(tmp_path):
+    """A finished game lingers (an hour here) for others to share its transaction: /stats asked
+    meanwhile has it written first, and shows it. Through the fake Discord and the real loop
+    (SimCord's clock would run the writer's timer)."""
+    storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'records.db'}")
+    bot = await recording_bot(storage, tmp_path / "spool.jsonl", linger=3600)
+    async with await Harness.start(bot=bot) as harness:
+        channel = harness.create_guild("club").channels[0]
+        alice, bob = harness.create_user("alice"), harness.create_user("bob")
+        bot.writer.submit(record(1, alice.id, bob.id, X_WINS, guild=None))
+        assert bot.writer.pending == 1
+
+        answered = await harness.slash(alice, channel, "stats")
+        card = answered.response.message
+        assert card is not None
+        assert "**Against people:** 1 win · 0 draws · 0 losses" in harness_text(card)
+        assert bot.writer.pending == 0
+    await bot.close_records()
+
+
 async def test_stats_answer_in_time_when_the_database_hangs(postgres_server, postgres_url):
     """The server stops answering (SIGSTOP: a hung host): /stats is answered anyway, once the
     read has waited its time (shortened here), through the fake Discord and the real loop."""

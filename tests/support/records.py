@@ -11,7 +11,7 @@ from bot.core.finished import FinishedGame, Place
 from bot.core.game import AI, Ending, Game
 from bot.records.api import GameRecord
 from bot.records.sql.storage import Storage
-from bot.records.writer import RecordWriter
+from bot.records.writer import DEFAULT_LINGER_SECONDS, RecordWriter
 from bot.settings import Settings
 
 GUILD = 900_000_000_000_000_001
@@ -49,10 +49,15 @@ def record(
 
 
 async def recording_bot(
-    storage: Storage, spool: Path | None, *, seed: int = 0, game_timeout: int = 600
+    storage: Storage,
+    spool: Path | None,
+    *,
+    seed: int = 0,
+    game_timeout: int = 600,
+    linger: float = DEFAULT_LINGER_SECONDS,
 ) -> TicTacToeBot:
     """The bot recording into `storage` through the real writer (started) and its spool."""
     settings = Settings(token="not-a-real-token", game_timeout_seconds=game_timeout, shard_count=1)
-    writer = RecordWriter(storage, spool, first_retry=0.01, last_retry=0.01)
+    writer = RecordWriter(storage, spool, first_retry=0.01, last_retry=0.01, linger=linger)
     await writer.start()
     return TicTacToeBot(settings, rng=random.Random(seed), records=storage, writer=writer)
