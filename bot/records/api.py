@@ -299,8 +299,9 @@ class GameWriter(Protocol):
 
     def submit(self, record: GameRecord | PuzzleAttempt) -> None: ...
 
-    async def flush(self, wait: float = ...) -> bool:
-        """True once nothing is pending; False if `wait` seconds passed first."""
+    async def flush(self, wait: float = ..., *, retry: bool = ...) -> bool:
+        """True once nothing is pending; False if `wait` seconds passed first (or, without
+        `retry`, a write failed)."""
         ...
 
     async def forget(self, user_id: int, wait: float = ...) -> int:

@@ -256,8 +256,9 @@ class RecordsCog(commands.Cog, name="Records"):
         started = loop.time()
         if self.writer.pending and self.writer.failing is None:
             # Games that ended a moment ago linger to share a transaction: written now, so that
-            # what the user sees includes them. (While writing fails, the read goes ahead.)
-            await self.writer.flush(min(READ_FLUSH_SECONDS, self.read_timeout / 2))
+            # what the user sees includes them. (While writing fails, or once it fails now,
+            # the read goes ahead.)
+            await self.writer.flush(min(READ_FLUSH_SECONDS, self.read_timeout / 2), retry=False)
         try:
             result = await asyncio.wait_for(read, self.read_timeout - (loop.time() - started))
         except DATABASE_ERRORS as error:

@@ -100,6 +100,7 @@ class RecordWriter:
         self._wake = asyncio.Event()
         self._drained = asyncio.Event()
         self._drained.set()
+        self._failed = asyncio.Event()  # set when a write fails (see flush)
         self._stopping = False
         self._task: asyncio.Task[None] | None = None
         self._outage = Outage(clock, first_retry, last_retry)
@@ -194,20 +195,27 @@ class RecordWriter:
         finally:
             self._spool_busy = False
 
-    async def flush(self, wait: float = DEFAULT_STOP_SECONDS) -> bool:
-        """Try to write everything pending now (a failing database is retried at once); True
-        once nothing is pending, False if `wait` seconds pass first."""
+    async def flush(self, wait: float = DEFAULT_STOP_SECONDS, *, retry: bool = True) -> bool:
+        """Try to write everything pending now; True once nothing is pending, False if `wait`
+        seconds pass first. A failing database is retried at once, and again as it keeps
+        failing; without `retry`, the wait ends as soon as a write fails (a read that would
+        like the latest games in, but not at any price)."""
         if self.pending == 0:
             return True
-        self._outage.retry_now()
+        if retry:
+            self._outage.retry_now()
+        self._failed.clear()
         self._hurry = True
         self._wake.set()
+        ends = [asyncio.ensure_future(self._drained.wait())]
+        if not retry:
+            ends.append(asyncio.ensure_future(self._failed.wait()))
         try:
-            async with asyncio.timeout(wait):
-                await self._drained.wait()
-        except TimeoutError:
-            return False
-        return True
+            await asyncio.wait(ends, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for end in ends:
+                end.cancel()
+        return self.pending == 0
 
     async def forget(self, user_id: int, wait: float = DEFAULT_STOP_SECONDS) -> int:
         """Delete a player's data (`Records.forget`) after writing what is pending, and take
@@ -276,6 +284,7 @@ class RecordWriter:
             except Exception:  # a bug, not the database: keep the games and keep going
                 log.exception("The records writer failed unexpectedly; retrying")
                 self._outage.failed_unexpectedly(loop.time())
+                self._failed.set()
             if self.pending == 0:
                 self._drained.set()
                 self._hurry = False
@@ -361,6 +370,7 @@ class RecordWriter:
                     self.written += await self._records.record_puzzles(attempts)
             except Exception as error:
                 self._outage.failed(error, loop.time(), self.pending, self._spool is not None)
+                self._failed.set()
                 await self._sync_spool()  # they wait: make them survive a power cut too
                 return
             self.on_write(time.perf_counter() - started)

@@ -303,17 +303,19 @@ async def test_stats_asked_while_a_game_waits_to_be_written_include_it(tmp_path)
     (SimCord's clock would run the writer's timer)."""
     storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'records.db'}")
     bot = await recording_bot(storage, tmp_path / "spool.jsonl", linger=3600)
+    writer = bot.writer
+    assert writer is not None
     async with await Harness.start(bot=bot) as harness:
         channel = harness.create_guild("club").channels[0]
         alice, bob = harness.create_user("alice"), harness.create_user("bob")
-        bot.writer.submit(record(1, alice.id, bob.id, X_WINS, guild=None))
-        assert bot.writer.pending == 1
+        writer.submit(record(1, alice.id, bob.id, X_WINS, guild=None))
+        assert writer.pending == 1
 
         answered = await harness.slash(alice, channel, "stats")
         card = answered.response.message
         assert card is not None
         assert "**Against people:** 1 win · 0 draws · 0 losses" in harness_text(card)
-        assert bot.writer.pending == 0
+        assert writer.pending == 0
     await bot.close_records()
 
 

@@ -92,6 +92,21 @@ async def test_games_ending_close_together_share_one_transaction(records, tmp_pa
     await writer.close()
 
 
+async def test_a_flush_without_retries_ends_at_the_first_failed_write(tmp_path):
+    """What a read asks before it reads: the lingering games written now, but a database that
+    fails is not retried for it (the wait ends at once, well before `wait`)."""
+    down = Storage(unreachable_url(), query_timeout=2)
+    writer = RecordWriter(down, tmp_path / "spool.jsonl", first_retry=0.01, linger=3600)
+    await writer.start()
+    writer.submit(record(1, ALICE, BOB, X_WINS))
+    async with asyncio.timeout(30):  # a flush with retries would wait all of its 60 s
+        assert not await writer.flush(60, retry=False)
+    assert writer.failing is not None
+    assert writer.pending == 1
+    await writer.close(0)
+    await down.close()
+
+
 async def test_games_submitted_before_start_wait_for_it(records, tmp_path):
     writer = RecordWriter(records, None)
     writer.submit(record(1, ALICE, BOB, X_WINS))
