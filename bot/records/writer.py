@@ -21,7 +21,7 @@ cache, which a killed process does not lose). While the spool works, that is eve
 `submit()` returned from, except for the ones it only queued (see above) that the task has not
 appended yet (it does as soon as it runs; `at_risk` counts them). Everything appended is either
 in the database or replayed at the next start, database outage or not. A power cut can also
-lose the games appended but not yet fsynced: those of the last two seconds or so (lingering, or
+lose the games appended but not yet fsynced: those of the last three seconds or so (lingering, or
 being written); games that wait for the database (it failed, or memory is full) are fsynced. (An
 fsync per game cost more than all the rest of recording it: docs/performance.md.) Recording is
 idempotent, so replaying a game that did reach the database before the kill changes nothing.
@@ -56,7 +56,7 @@ DEFAULT_STOP_SECONDS = 10.0
 # How long a finished game may wait (safe in the spool) for others to share its transaction: a
 # batch costs about 1 ms of CPU and each game in it about 0.05 ms more (docs/performance.md).
 # Reads do not wait for it: the records cog flushes what is pending before it reads.
-DEFAULT_LINGER_SECONDS = 2.0
+DEFAULT_LINGER_SECONDS = 3.0
 
 _T = TypeVar("_T")
 
