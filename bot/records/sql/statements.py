@@ -8,7 +8,8 @@ is compiled once, and its rows go to sqlite3 as a few multi-row INSERTs of posit
 (one step of SQLite's, one hand-over of the GIL, for up to 64 rows; an UPDATE is an INSERT ...
 ON CONFLICT DO UPDATE), skipping SQLAlchemy's per-row parameter processing (none of these
 columns has a bind processor on SQLite: integers, floats, strings, booleans, which sqlite3
-stores alike). Lookups by a list of ids take the list as one parameter (see `id_parameters`).
+stores alike), on the transaction's own sqlite3 connection. Lookups by a list of ids take the
+list as one parameter on SQLite (see `look_up`).
 """
 
 from __future__ import annotations
@@ -213,9 +214,9 @@ def values_of(names: tuple[str, ...]) -> Callable[[Mapping[str, Any]], tuple[Any
 
 # SQLite's variables per statement before 3.32 (32,766 since): the cap a statement's rows keep to.
 _SQLITE_VARIABLES = 999
-# sqlite3 lets go of the GIL for every step of a statement (once per row under executemany),
-# and each time the event loop's thread, busy with clicks, takes it over, the writer's thread
-# gets it back later, its caches cold. A multi-row INSERT is one step for all its rows.
+# Rows per statement at most: a multi-row INSERT is one step of SQLite's for all its rows, where
+# executemany steps (and lets go of the GIL) once a row; the largest text, prepared once, is
+# about 100 KB of sqlite3's statement cache.
 _MAX_ROWS = 64
 
 
