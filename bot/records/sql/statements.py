@@ -61,12 +61,17 @@ def _memberships_of_ids(ids: Any) -> Select[Any]:
     )
 
 
+def _games_there(ids: Any) -> Select[Any]:
+    return select(games.c.game_id).where(games.c.game_id.in_(ids))
+
+
 @dataclass(frozen=True)
 class Lookups:
     """A dialect's statements that take a list of ids."""
 
     lock_players: Select[Any]
     memberships_of: Select[Any]
+    games_there: Select[Any]
 
 
 @functools.cache
@@ -77,7 +82,7 @@ def lookups(dialect_name: str) -> Lookups:
         ids: Any = select(func.json_each(bindparam("ids")).table_valued("value").c.value)
     else:
         ids = bindparam("ids", expanding=True)
-    return Lookups(_lock_players(ids), _memberships_of_ids(ids))
+    return Lookups(_lock_players(ids), _memberships_of_ids(ids), _games_there(ids))
 
 
 def look_up(connection: Connection, statement: Select[Any], ids: Sequence[int]) -> list[Any]:
@@ -100,7 +105,7 @@ def _sqlite_lookup(statement: Select[Any]) -> str:
 class Inserts:
     """A dialect's INSERT ... ON CONFLICT statements."""
 
-    games: Insert  # RETURNING the ids it inserted
+    games: Insert  # RETURNING the ids it inserted (not on SQLite)
     players: Insert
     memberships: Insert
     bot_tallies: Insert  # adds to the tallies there
@@ -112,12 +117,11 @@ def inserts(dialect_name: str) -> Inserts:
     dialect = dialect_of(dialect_name)
     tallies = dialect.insert(bot_tallies)
     sizes = dialect.insert(board_sizes)
-    # RETURNING the ids of the games it inserted: the others were recorded already.
-    new_games = (
-        dialect.insert(games)
-        .on_conflict_do_nothing(index_elements=[games.c.game_id])
-        .returning(games.c.game_id)
-    )
+    new_games = dialect.insert(games).on_conflict_do_nothing(index_elements=[games.c.game_id])
+    if dialect_name != "sqlite":
+        # The ids of the games it inserted: the others were recorded already. (On SQLite,
+        # RETURNING makes sqlite3 step once a row: see writing.record.)
+        new_games = new_games.returning(games.c.game_id)
     new_members = dialect.insert(memberships).on_conflict_do_nothing(
         index_elements=[memberships.c.guild_id, memberships.c.user_id]
     )
