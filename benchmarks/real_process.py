@@ -63,6 +63,7 @@ from benchmarks.lib.measure import (
     ProcessClock,
     machine,
     median,
+    other_threads_seconds,
     rss_bytes,
     thread_cpu_seconds,
 )
@@ -397,12 +398,7 @@ async def run_once(
                 await written(profile)
             results = []
             for i, player in enumerate(players):
-                threads = thread_cpu_seconds(player.pid)
-                others = sum(
-                    seconds - threads_before[i].get(name, 0.0)
-                    for name, seconds in threads.items()
-                    if name != "main"
-                )
+                others = other_threads_seconds(threads_before[i], thread_cpu_seconds(player.pid))
                 for problem in player.fake.problems():
                     player.counts.errors[f"Discord: {problem}"[:80]] += 1
                 results.append(

@@ -44,7 +44,7 @@ if str(ROOT) not in sys.path:
 
 from sqlalchemy import Connection, Table, insert, select, text  # noqa: E402
 
-from benchmarks.lib.measure import thread_cpu_seconds  # noqa: E402
+from benchmarks.lib.measure import other_threads_seconds, thread_cpu_seconds  # noqa: E402
 from benchmarks.lib.ours import (  # noqa: E402
     AI,
     EVERYONE,
@@ -326,12 +326,7 @@ async def writer_cpu(
                 writer.submit(game)
             assert await writer.flush(60)
     spent = time.process_time() - started - idle
-    threads = thread_cpu_seconds(os.getpid())
-    background = sum(
-        seconds - threads_before.get(name, 0.0)
-        for name, seconds in threads.items()
-        if name != "main"
-    )
+    background = other_threads_seconds(threads_before, thread_cpu_seconds(os.getpid()))
     assert await writer.close() == 0
     return background / len(sample) * 1e6, spent / len(sample) * 1e6
 

@@ -112,6 +112,12 @@ def thread_cpu_seconds(pid: int) -> dict[str, float]:
     return threads
 
 
+def other_threads_seconds(before: dict[str, float], after: dict[str, float]) -> float:
+    """CPU seconds the threads other than the main one spent between two readings of
+    `thread_cpu_seconds` (a thread started in between counts from zero)."""
+    return sum(seconds - before.get(name, 0.0) for name, seconds in after.items() if name != "main")
+
+
 def _thread_seconds(task: str) -> float:
     try:
         with open(f"{task}/schedstat") as file:

@@ -191,7 +191,7 @@ def _on_sqlite_connect(dbapi_connection: Any, _record: object) -> None:
 def run_on_sqlite(connection: Connection, sql: str, values: Sequence[Any] = ()) -> list[Any]:
     """One statement on the connection's own sqlite3 connection; its rows. SQLAlchemy's
     exec_driver_sql adds about 12 µs a statement (events, a cursor, a result) when warm, and
-    several times that in a thread woken once a second, where the records writer runs a
+    several times that in a thread woken once a batch, where the records writer runs a
     batch's dozen and more, with no parameters or rows for it to process. Its events do not
     see these statements. Errors are SQLAlchemy's, as from any other statement."""
     try:
