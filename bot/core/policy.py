@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from bot.core.codec import Click, Verb
 from bot.core.game import AI, Challenge, Game, GameError, State
-from bot.core.live import Live
+from bot.core.live import Live, Seat
 
 CHALLENGE_SECONDS = 60
 
@@ -24,12 +24,17 @@ class Seen(NamedTuple):
 
     click: Click
     message_id: int
-    # False when Discord's copy of the message no longer has the clicked button (a stale view).
+    # The clicked custom_id is one of the message's components, as Discord delivered it. Discord
+    # sends only those; anything else is forged or from a broken client.
     is_current: bool
     seconds_since_change: float  # since the message was posted or last edited
     # Memory saw the game or challenge of this message end: a click still in flight on it must
     # not look like a click after a restart and bring it back.
     has_ended: bool
+    seat: Seat = (0, 0, 0)  # where the clicked state's game lives in memory
+    # The seat whose live game or challenge memory knows this message to show, if any: a click
+    # whose state belongs to another seat is not one of this message's.
+    message_seat: Seat | None = None
 
 
 class Refusal(Enum):
@@ -194,8 +199,8 @@ def decide_click(
 ) -> Decision:
     """What happens when `user_id` presses the button described by `seen`."""
     state = seen.click.state
-    if not seen.is_current:
-        return Refuse(Refusal.STALE, state)
+    if not seen.is_current or seen.message_seat not in (None, seen.seat):
+        return Refuse(Refusal.INVALID, state)
     if isinstance(state, Game) and state.is_over:
         return _on_finished(live, seen, user_id, state, rng)
     if seen.click.verb is Verb.KEEP_PLAYING:

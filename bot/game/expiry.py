@@ -12,15 +12,15 @@ import discord
 from bot.core import codec
 from bot.core.finished import describe
 from bot.core.game import Game
-from bot.core.live import Board, GameStore, Live
+from bot.core.live import GameStore, Live, Seat
 from bot.game.delivery import Delivery
+from bot.kinds import Kind
 from bot.ops.shards import EVENT_SHARD
-from bot.view.board import render_expired
 
 log = logging.getLogger(__name__)
 
-# Announces a finished game: (message id, game, ended at, guild id, place, user installed).
-Announce = Callable[[int, Game, float, int | None, str, bool], None]
+# Announces a finished game: (message id, game, ended at, where it was played, its kind).
+Announce = Callable[[int, Game, float, Live, Kind], None]
 
 
 class Expiry:
@@ -32,6 +32,7 @@ class Expiry:
         delivery: Delivery,
         *,
         clock: Callable[[], float],
+        kind_named: Callable[[str], Kind],
         announce: Announce,
         bot_id: Callable[[], int],
         shard_of: Callable[[int | None], int],
@@ -40,6 +41,7 @@ class Expiry:
         self.store = store
         self.delivery = delivery
         self.clock = clock
+        self._kind_named = kind_named
         self._announce = announce
         self._bot_id = bot_id
         self._shard_of = shard_of
@@ -79,33 +81,34 @@ class Expiry:
         """
         lapsed = self.store.pop_lapsed(self.clock())
         self.schedule()
-        await asyncio.gather(*(self._show_lapsed(board, live) for board, live in lapsed))
+        await asyncio.gather(*(self._show_lapsed(seat, live) for seat, live in lapsed))
         return len(lapsed)
 
-    async def _show_lapsed(self, board: Board, live: Live) -> None:
+    async def _show_lapsed(self, seat: Seat, live: Live) -> None:
         EVENT_SHARD.set(self._shard_of(live.guild_id))
         if live.challenger:
             self._challenge_closed(live.guild_id, live.challenger)
         if live.token is None:
             return
+        kind = self._kind_named(live.kind)
         try:
-            state = codec.decode_state(live.key)
+            state = kind.decode_key(live.key)
             if live.unsure_of is not None:
                 # The last edit's fate is unknown: redraw only what the message really shows.
-                state = await self.delivery.shown_state(live)
+                state = kind.decode(await self.delivery.shown_custom_id(live)).state
             # Discord's clock, as every other end time (a snowflake's); a simulated one in tests.
             now = discord.utils.utcnow().timestamp()
             if isinstance(state, Game) and state.is_over:
                 # It ended on the board by an edit whose fate was unknown: announced now.
                 assert live.message_id is not None
-                self._announce(live.message_id, state, now, *live.where)
+                self._announce(live.message_id, state, now, live, kind)
                 return
             try:
-                await self.delivery.edit_by_token(live, render_expired(state, self._bot_id()))
+                await self.delivery.edit_by_token(live, kind.render_expired(state, self._bot_id()))
             finally:
                 # The time is up whether or not the board could be redrawn.
                 if isinstance(state, Game) and live.message_id is not None:
-                    self._announce(live.message_id, state.expire(), now, *live.where)
-            log.debug("Channel %s: %s expired", board[0], describe(state))
+                    self._announce(live.message_id, state.expire(), now, live, kind)
+            log.debug("Channel %s: %s expired", seat[0], describe(state))
         except (discord.HTTPException, codec.CodecError, StopIteration) as error:
-            log.warning("Channel %s: could not show the expiry: %s", board[0], error)
+            log.warning("Channel %s: could not show the expiry: %s", seat[0], error)

@@ -6,7 +6,7 @@ import itertools
 import random
 
 from bot.core.game import AI
-from bot.core.live import Board, Cooldowns, GameStore, Live, board_of
+from bot.core.live import Cooldowns, GameStore, Live, Seat, seat_of
 
 CHANNEL = 5
 ALICE, BOB, CAROL, DAN = 11, 22, 33, 44
@@ -25,14 +25,14 @@ def live(key: str, deadline: float, message_id: int | None = 1, **fields) -> Liv
 
 
 def test_a_board_is_named_by_its_scope_and_its_two_players_in_either_order():
-    assert board_of(CHANNEL, (BOB, ALICE)) == board_of(CHANNEL, (ALICE, BOB)) == (5, 11, 22)
-    assert board_of(CHANNEL, (ALICE, AI)) == (5, AI, ALICE)
-    assert board_of(-ALICE, (ALICE, AI)) != board_of(CHANNEL, (ALICE, AI))
+    assert seat_of(CHANNEL, (BOB, ALICE)) == seat_of(CHANNEL, (ALICE, BOB)) == (5, 11, 22)
+    assert seat_of(CHANNEL, (ALICE, AI)) == (5, AI, ALICE)
+    assert seat_of(-ALICE, (ALICE, AI)) != seat_of(CHANNEL, (ALICE, AI))
 
 
 def test_compare_and_set_claims_a_free_board_once():
     store = GameStore()
-    board = board_of(CHANNEL, (ALICE, BOB))
+    board = seat_of(CHANNEL, (ALICE, BOB))
     first, second = live("a", 10), live("b", 10)
     assert store.compare_and_set(board, None, first)
     assert not store.compare_and_set(board, None, second)  # taken: the second claim loses
@@ -46,9 +46,9 @@ def test_compare_and_set_claims_a_free_board_once():
 def test_a_channel_holds_several_boards_and_knows_each_players_one():
     store = GameStore()
     ab, cd, dan_vs_bot = (
-        board_of(CHANNEL, (ALICE, BOB)),
-        board_of(CHANNEL, (CAROL, AI)),
-        board_of(7, (DAN, AI)),
+        seat_of(CHANNEL, (ALICE, BOB)),
+        seat_of(CHANNEL, (CAROL, AI)),
+        seat_of(7, (DAN, AI)),
     )
     entries = {ab: live("ab", 10, 100), cd: live("c", 10, 200), dan_vs_bot: live("d", 10, 300)}
     for board, entry in entries.items():
@@ -56,23 +56,23 @@ def test_a_channel_holds_several_boards_and_knows_each_players_one():
     assert store.count(CHANNEL) == 2
     assert store.count(7) == 1
     assert store.count(8) == 0
-    assert store.board_of_player(CHANNEL, ALICE) == store.board_of_player(CHANNEL, BOB) == ab
-    assert store.board_of_player(CHANNEL, CAROL) == cd
-    assert store.board_of_player(CHANNEL, AI) is None  # the bot plays everywhere at once
-    assert store.board_of_player(CHANNEL, DAN) is None
+    assert store.seat_of_player(CHANNEL, ALICE) == store.seat_of_player(CHANNEL, BOB) == ab
+    assert store.seat_of_player(CHANNEL, CAROL) == cd
+    assert store.seat_of_player(CHANNEL, AI) is None  # the bot plays everywhere at once
+    assert store.seat_of_player(CHANNEL, DAN) is None
     assert store.any_in(CHANNEL) == entries[ab]  # the oldest
     assert store.compare_and_set(ab, entries[ab], None)
-    assert store.board_of_player(CHANNEL, ALICE) is None
+    assert store.seat_of_player(CHANNEL, ALICE) is None
     assert store.count(CHANNEL) == 1
     assert store.any_in(CHANNEL) == entries[cd]
     store.clear()
     assert store.count(CHANNEL) == 0
-    assert store.board_of_player(CHANNEL, CAROL) is None
+    assert store.seat_of_player(CHANNEL, CAROL) is None
 
 
 def test_a_pending_challenge_is_known_per_server_until_it_becomes_a_game():
     store = GameStore()
-    board = board_of(CHANNEL, (ALICE, BOB))
+    board = seat_of(CHANNEL, (ALICE, BOB))
     challenge = live("challenge", 10, 100, guild_id=1, challenger=ALICE)
     store.compare_and_set(board, None, challenge)
     assert store.challenge_of(1, ALICE) == board
@@ -81,7 +81,7 @@ def test_a_pending_challenge_is_known_per_server_until_it_becomes_a_game():
     game = challenge._replace(key="game", challenger=0)  # accepted
     assert store.compare_and_set(board, challenge, game)
     assert store.challenge_of(1, ALICE) is None
-    assert store.board_of_player(CHANNEL, ALICE) == board
+    assert store.seat_of_player(CHANNEL, ALICE) == board
 
 
 def test_the_indexes_always_agree_with_the_entries():
@@ -89,11 +89,11 @@ def test_the_indexes_always_agree_with_the_entries():
     rng = random.Random(7)
     store = GameStore()
     people = (AI, ALICE, BOB, CAROL, DAN)
-    held: dict[Board, Live] = {}
+    held: dict[Seat, Live] = {}
     for step in range(3000):
         scope = rng.choice((1, 2, -ALICE))
         players = tuple(rng.sample(people, 2))
-        board = board_of(scope, players)  # type: ignore[arg-type]
+        board = seat_of(scope, players)  # type: ignore[arg-type]
         current = held.get(board)
         if current is not None and rng.random() < 0.5:
             assert store.compare_and_set(board, current, None)
@@ -119,7 +119,7 @@ def test_the_indexes_always_agree_with_the_entries():
             held[board] = new
         for scope_seen, person in itertools.product((1, 2, -ALICE), people[1:]):
             owners = [b for b in held if b[0] == scope_seen and person in b[1:]]
-            assert store.board_of_player(scope_seen, person) == (owners[0] if owners else None)
+            assert store.seat_of_player(scope_seen, person) == (owners[0] if owners else None)
         for scope_seen in (1, 2, -ALICE):
             assert store.count(scope_seen) == sum(b[0] == scope_seen for b in held)
         for guild, person in itertools.product((0, 1), people[1:]):
@@ -130,7 +130,7 @@ def test_the_indexes_always_agree_with_the_entries():
 
 def test_the_ended_message_is_remembered_until_reopened():
     store = GameStore()
-    board = board_of(CHANNEL, (ALICE, AI))
+    board = seat_of(CHANNEL, (ALICE, AI))
     store.compare_and_set(board, None, live("a", 10, message_id=77))
     store.compare_and_set(board, store.get(board), None)
     assert store.has_ended(board, 77)
@@ -142,7 +142,7 @@ def test_the_ended_message_is_remembered_until_reopened():
 
 def test_lapsed_entries_come_out_by_deadline_and_moved_deadlines_wait():
     store = GameStore()
-    boards = {n: board_of(n, (ALICE, AI)) for n in (1, 2, 3)}
+    boards = {n: seat_of(n, (ALICE, AI)) for n in (1, 2, 3)}
     for channel, deadline in ((1, 30.0), (2, 10.0), (3, 20.0)):
         store.compare_and_set(boards[channel], None, live(str(channel), deadline))
     later = live("3b", 40.0)
@@ -167,3 +167,16 @@ def test_a_cooldown_holds_until_its_end_in_its_server_only():
     assert len(cooldowns) == 0  # forgotten once passed
     cooldowns.start(1, ALICE, until=100.0, now=100.0)  # a cooldown of 0: off
     assert len(cooldowns) == 0
+
+
+def test_memory_knows_which_seat_each_posted_message_shows():
+    store = GameStore()
+    seat = seat_of(CHANNEL, (ALICE, BOB))
+    posting = Live(None, "k", None, "t", 10.0, 42)
+    assert store.compare_and_set(seat, None, posting)
+    assert store.seat_showing(77) is None  # not posted yet
+    posted = posting._replace(message_id=77)
+    assert store.compare_and_set(seat, posting, posted)
+    assert store.seat_showing(77) == seat
+    assert store.compare_and_set(seat, posted, None)  # the game ended
+    assert store.seat_showing(77) is None

@@ -36,6 +36,7 @@ from bot.core.policy import (
 ALICE, BOB, CAROL = 111111111111111111, 222222222222222222, 333333333333333333
 MESSAGE, OTHER_MESSAGE = 5000, 6000
 TIMEOUT = 600
+SEAT, OTHER_SEAT = (42, ALICE, BOB), (42, CAROL, 444444444444444444)
 CELL_VERBS = [(Verb.CELL, (i, j)) for i in range(3) for j in range(3)]
 CONTROL_VERBS = [(verb, None) for verb in Verb if verb is not Verb.CELL]
 
@@ -44,8 +45,20 @@ def live_for(state, message_id=MESSAGE, token="token", unsure_of=None):
     return Live(message_id, state_key(state), unsure_of, token, 1000.0, 42)
 
 
-def seen(state, verb, cell=None, *, message_id=MESSAGE, current=True, age=1.0, ended=False):
-    return Seen(Click(state, state_key(state), verb, cell), message_id, current, age, ended)
+def seen(
+    state,
+    verb,
+    cell=None,
+    *,
+    message_id=MESSAGE,
+    current=True,
+    age=1.0,
+    ended=False,
+    seat=SEAT,
+    message_seat=None,
+):
+    click = Click(state, state_key(state), verb, cell)
+    return Seen(click, message_id, current, age, ended, seat, message_seat)
 
 
 def games_on(cells):
@@ -206,8 +219,8 @@ NEXT = GAME.play((0, 0))
         (live_for(NEXT), {}, ("refuse", Refusal.STALE)),
         # another board is the channel's live one
         (live_for(GAME, message_id=OTHER_MESSAGE), {}, ("refuse", Refusal.NOT_ACTIVE)),
-        # Discord's copy of the message no longer has the button
-        (live_for(GAME), {"current": False}, ("refuse", Refusal.STALE)),
+        # a custom_id that is not among the message's components: forged, not a player's
+        (live_for(GAME), {"current": False}, ("refuse", Refusal.INVALID)),
         # an edit whose fate is unknown: a click on either state settles it
         (live_for(NEXT, unsure_of=state_key(GAME)), {}, ("update",)),
     ],
@@ -326,3 +339,54 @@ def test_expired_games_keep_who_was_to_move():
     expired = GAME.expire()
     assert expired.ending is Ending.EXPIRED
     assert expired.player_to_move == BOB
+
+
+# ------------------------------------------------------------------ a click not of its message
+
+
+def every_kind_of_message(positions):
+    """Every state a message can show: each reachable board (against a friend and the bot, on
+    and over) and a challenge each way."""
+    for cells in positions:
+        yield from games_on(cells)
+    yield Challenge(ALICE, BOB, ttt.X)
+    yield Challenge(BOB, ALICE, ttt.O)
+
+
+def test_a_click_not_of_the_clicked_message_changes_nothing(positions):
+    """Every verb on every kind of message, by every clicker, with memory holding the state or
+    not: a custom_id that is not among the message's components, or whose state belongs to
+    another seat than the one memory knows the message to show, is refused as not valid; one
+    that is its own is decided as if nothing were known of the message."""
+    rng = random.Random(3)
+    checked = 0
+    for state in every_kind_of_message(positions):
+        is_game_on = isinstance(state, Game) and not state.is_over
+        for live in (None, live_for(state)) if is_game_on else (None,):
+            for verb, cell in CELL_VERBS + CONTROL_VERBS:
+                for user in (ALICE, BOB, CAROL):
+                    forged = [
+                        seen(state, verb, cell, current=False),
+                        seen(state, verb, cell, message_seat=OTHER_SEAT),
+                        seen(state, verb, cell, current=False, message_seat=SEAT),
+                    ]
+                    for click in forged:
+                        decision = decide_click(live, click, user, game_timeout=TIMEOUT, rng=rng)
+                        assert decision == Refuse(Refusal.INVALID, state), (state, verb, user)
+                    own = decide_click(
+                        live,
+                        seen(state, verb, cell, message_seat=SEAT),
+                        user,
+                        game_timeout=TIMEOUT,
+                        rng=random.Random(4),
+                    )
+                    unknown = decide_click(
+                        live,
+                        seen(state, verb, cell),
+                        user,
+                        game_timeout=TIMEOUT,
+                        rng=random.Random(4),
+                    )
+                    assert own == unknown
+                    checked += 1
+    assert checked > 5478 * 2 * 17 * 3

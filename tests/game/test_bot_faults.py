@@ -88,7 +88,7 @@ async def start(harness, channel, user):
 async def expire(harness, clock) -> int:
     clock.now += TIMEOUT + 1
     cog = harness.bot.get_cog("TicTacToe")
-    return await cog.expire_lapsed()
+    return await cog.table.expire_lapsed()
 
 
 async def test_an_edit_applied_then_answered_500_counts_as_landed(world, clock):

@@ -180,7 +180,7 @@ async def test_two_racing_clicks_that_end_a_restored_game_announce_it_once(pause
         assert isinstance(bot, TicTacToeBot)
         cog = bot.get_cog("TicTacToe")
         assert isinstance(cog, TicTacToeCog)
-        cog.store.clear()  # what a restart loses
+        cog.table.store.clear()  # what a restart loses
         heard = listen_to(harness.bot, lambda: len(harness.discord.requests))
 
         sent = await harness.race(
@@ -294,7 +294,7 @@ async def test_a_refused_final_edit_on_a_restored_board_is_announced_only_when_i
         assert isinstance(bot, TicTacToeBot)
         cog = bot.get_cog("TicTacToe")
         assert isinstance(cog, TicTacToeCog)
-        cog.store.clear()  # what a restart loses
+        cog.table.store.clear()  # what a restart loses
         heard = listen_to(bot, lambda: len(harness.discord.requests))
         harness.discord.inject(Fault("callback", status=400, match=is_board_update))
 

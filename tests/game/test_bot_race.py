@@ -40,9 +40,8 @@ def world(harness):
 
 
 def live_games(harness) -> int:
-    """The bot's count of live games and challenges (its registry, whatever it is called)."""
-    cog = harness.bot.get_cog("TicTacToe")
-    return len(getattr(cog, "store", getattr(cog, "games", ())))
+    """The bot's count of live games and challenges."""
+    return len(harness.bot.table.store)
 
 
 def assert_one_answer_each(*sent) -> None:
@@ -281,12 +280,12 @@ async def test_the_harness_shuts_down_cleanly():
     assert isinstance(bot, TicTacToeBot)
     cog = bot.get_cog("TicTacToe")
     assert isinstance(cog, TicTacToeCog)
-    assert cog.store.count(channel.id) == 1
-    assert cog.store.next_deadline() is not None
+    assert cog.table.store.count(channel.id) == 1
+    assert cog.table.store.next_deadline() is not None
     await harness.close()
     assert harness.bot.is_closed()
-    assert len(cog.store) == 0  # cleared when the cog was unloaded
-    assert cog.store.next_deadline() is None
+    assert len(cog.table.store) == 0  # cleared when the cog was unloaded
+    assert cog.table.store.next_deadline() is None
     assert bot.get_cog("TicTacToe") is None
 
 

@@ -24,6 +24,7 @@ import tictactoe as ttt
 from bot.app import TicTacToeBot
 from bot.core.server import Mark, ServerSettings
 from bot.game.cog import TicTacToeCog
+from tests.support.moves import first_empty
 
 pytestmark = pytest.mark.usefixtures("discord_rules")
 
@@ -68,10 +69,6 @@ async def refused(actor, channel, **options) -> str:
     return result.response.content
 
 
-def first_empty(message) -> tuple[int, int]:
-    return min(ttt.actions(board_of(message)))
-
-
 async def test_three_games_in_one_channel_play_interleaved_to_the_end(world):
     channel, alice, bob, carol = world.channel, world.alice, world.bob, world.carol
     configure(world, games_per_channel=3)
@@ -81,7 +78,7 @@ async def test_three_games_in_one_channel_play_interleaved_to_the_end(world):
     challenge = await start(carol, channel, opponent=dan)
     await click_label(dan, challenge, "Accept")
     friends = message_by_id(channel, challenge.id)
-    assert game_cog(world).store.count(channel.id) == 3
+    assert game_cog(world).table.store.count(channel.id) == 3
     boards = {alices.id: alice, bobs.id: bob, friends.id: None}
     rounds = 0
     while not all(is_over(message_by_id(channel, board_id)) for board_id in boards):
@@ -95,11 +92,11 @@ async def test_three_games_in_one_channel_play_interleaved_to_the_end(world):
                 x_to_move = sum(m is not None for row in board_of(message) for m in row) % 2 == 0
                 player = carol if x_to_move else dan
             before = board_of(message)
-            result = await click_cell(player, message, first_empty(message))
+            result = await click_cell(player, message, first_empty(board_of(message)))
             assert not result.ephemeral, result.response.content
             after = board_of(message_by_id(channel, board_id))
             assert after != before  # each click moved its own board and no other
-    assert game_cog(world).store.count(channel.id) == 0
+    assert game_cog(world).table.store.count(channel.id) == 0
     assert len({alices.id, bobs.id, friends.id}) == 3
 
 
@@ -158,7 +155,7 @@ async def test_a_30_second_turn_timeout_and_running_games_keep_theirs(world):
     configure(world, games_per_channel=2, turn_timeout=30)
     quick = await start(bob, channel)
     assert status(quick).endswith(f"Time runs out <t:{deadline(env, 30)}:R>.")
-    await click_cell(bob, quick, first_empty(quick))
+    await click_cell(bob, quick, first_empty(board_of(quick)))
     quick_after = message_by_id(channel, quick.id)
     assert status(quick_after).endswith(f"Time runs out <t:{deadline(env, 30)}:R>.")
     await env.advance_time(30)
@@ -229,7 +226,7 @@ async def test_a_rematch_needs_room_in_the_channel_and_plays_on_its_own_board(wo
     assert rematch.id not in (alices.id, bobs.id)
     assert not is_over(rematch)
     assert not is_over(message_by_id(channel, bobs.id))  # the other board is untouched
-    assert game_cog(world).store.count(channel.id) == 2
+    assert game_cog(world).table.store.count(channel.id) == 2
 
 
 async def test_custom_emoji_marks_and_a_deleted_one_falls_back_to_the_letter(world):

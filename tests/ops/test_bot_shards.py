@@ -167,15 +167,15 @@ async def test_processes_split_the_shards_and_a_new_one_continues_a_dead_ones_bo
     for channel in channels:
         await play(cluster, channel, alice, boards[channel.id])
     # Each process holds the games of its own shards, and no other.
-    assert [len(cog(harness).store) for harness in (first, second)] == [2, 2]
+    assert [len(cog(harness).table.store) for harness in (first, second)] == [2, 2]
 
     # The second process dies mid-game; a new one runs its shards and gets the next clicks.
     await second.close()
     third = await cluster.start((2, 3))
-    assert len(cog(third).store) == 0
+    assert len(cog(third).table.store) == 0
     for channel in channels:
         assert is_over(await play_out(cluster, channel, alice, boards[channel.id]))
-    assert [len(cog(harness).store) for harness in (first, third)] == [0, 0]
+    assert [len(cog(harness).table.store) for harness in (first, third)] == [0, 0]
     unanswered = [r for r in fake.interactions.values() if not r.acknowledged]
     assert not unanswered
 
@@ -203,7 +203,7 @@ async def test_idle_games_expire_in_the_process_that_holds_them(cluster):
     boards = {channel.id: await start_game(cluster, channel, alice) for channel in channels}
     cluster.clock.now += TIMEOUT + 1
 
-    assert await cog(first).expire_lapsed() == 2  # its two games; the others are not its own
+    assert await cog(first).table.expire_lapsed() == 2  # its two games; the others are not its own
     assert cluster.discord is not None
     expired = [
         channel.shard
@@ -211,7 +211,7 @@ async def test_idle_games_expire_in_the_process_that_holds_them(cluster):
         if channel.expired
     ]
     assert expired == [0, 1]
-    assert await cog(second).expire_lapsed() == 2
+    assert await cog(second).table.expire_lapsed() == 2
     assert all(Shown(c, cluster.discord.message(boards[c.id])).expired for c in channels)
 
 

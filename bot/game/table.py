@@ -1,0 +1,571 @@
+"""The game's table: every flow of a game or challenge (start, click, rematch, resign, decline,
+expire) for any kind of board, and what those flows share (the live store, cooldowns, the
+clock, the random source, edits by token, the expiry timer, metrics, server settings).
+
+It reaches Discord only through bot/door.py's protocols: a `Door` per interaction (answer it,
+tell the user, follow up) and an `Editor` (edit by token). A kind of board (bot/kinds) gives it
+its codec, rules, view and AI; the flows here never look inside a kind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+import random
+from collections.abc import Callable
+from typing import assert_never
+
+import tictactoe as ttt
+from bot.core import codec
+from bot.core.finished import Finish, FinishedGame, Place, describe, opponent_kind
+from bot.core.game import AI, Challenge, Game, State
+from bot.core.live import Cooldowns, GameStore, Live, Seat, is_private, seat_of
+from bot.core.policy import (
+    AskResign,
+    Decision,
+    Decline,
+    Expire,
+    KeepPlaying,
+    Private,
+    PrivateKind,
+    Refusal,
+    Refuse,
+    Resign,
+    Room,
+    Seen,
+    Start,
+    Update,
+    decide_click,
+    idle_seconds,
+    refuse_start,
+)
+from bot.core.server import DEFAULT_LOOK, DEFAULT_SETTINGS, Look, ServerSettings
+from bot.door import Door, Editor, Landed, Request, landed
+from bot.game.delivery import Delivery
+from bot.game.expiry import Expiry
+from bot.kinds import Kind
+from bot.kinds.classic import CLASSIC
+from bot.ops.metrics import Metrics
+from bot.view.replies import (
+    render_not_resigned,
+    render_raced,
+    render_refusal,
+    render_resign_question,
+    render_resigned,
+)
+
+log = logging.getLogger(__name__)
+
+
+class Table:
+    """Where every game is played; one per process."""
+
+    def __init__(
+        self,
+        editor: Editor,
+        *,
+        rng: random.Random,
+        game_timeout: float,
+        clock: Callable[[], float],
+        bot_id: Callable[[], int],
+        announce: Callable[[FinishedGame], None],
+        metrics: Metrics | None = None,
+        server_settings: Callable[[int | None], ServerSettings] = lambda guild_id: DEFAULT_SETTINGS,
+        emoji_exists: Callable[[int], bool] = lambda emoji_id: True,
+        command_mention: Callable[[], str] = lambda: "/tictactoe",
+        shard_of: Callable[[int | None], int] = lambda guild_id: 0,
+        kinds: tuple[Kind, ...] = (CLASSIC,),
+    ) -> None:
+        self.rng = rng
+        self.game_timeout = game_timeout
+        self.clock = clock
+        self._bot_id = bot_id
+        self._announce = announce
+        self.metrics = metrics or Metrics()
+        # A server's settings by its id (None: a DM), from memory: a click never awaits them.
+        self.server_settings = server_settings
+        self._emoji_exists = emoji_exists
+        self._command_mention = command_mention
+        self.kinds = kinds
+        self._kind_of_prefix = {prefix: kind for kind in kinds for prefix in kind.prefixes}
+        self._kind_named = {kind.name: kind for kind in kinds}
+        self.store = GameStore()
+        self.cooldowns = Cooldowns()
+        self.metrics.count_live_games(self.store.__len__)
+        self.delivery = Delivery(editor, self.store, on_unsure=lambda: self.expiry.schedule())
+        self.expiry = Expiry(
+            self.store,
+            self.delivery,
+            clock=lambda: self.clock(),
+            kind_named=self._kind_named.__getitem__,
+            announce=self.announce,
+            bot_id=bot_id,
+            shard_of=shard_of,
+            challenge_closed=self.challenge_closed,
+        )
+
+    @property
+    def prefixes(self) -> tuple[str, ...]:
+        """Every custom_id prefix of every kind seated here (the route's)."""
+        return tuple(self._kind_of_prefix)
+
+    def close(self) -> None:
+        self.expiry.close()
+        self.store.clear()
+        self.cooldowns.clear()
+
+    # ------------------------------------------------------------------ start
+
+    async def start(
+        self,
+        request: Request,
+        door: Door,
+        opponent: tuple[int, bool] | None,
+        play_as: str,
+        difficulty: str | None,
+        kind: Kind = CLASSIC,
+    ) -> None:
+        """A /tictactoe: against the bot (`opponent` None) or a challenge to `opponent`
+        (id, is a bot). `difficulty` None: the server's default level."""
+        private = request.forced_private
+        if private:
+            # Nobody else would see a board or a challenge: offer a game only the player sees.
+            opponent = None
+        scope = -request.user_id if private else request.channel_id
+        # A board only its player sees is that player's own: one at a time, the bot's defaults.
+        settings = DEFAULT_SETTINGS if private else self.server_settings(request.guild_id)
+        room = self.room(
+            scope,
+            request.guild_id,
+            request.user_id,
+            None if opponent is None else opponent[0],
+            limit=1 if private else settings.games_per_channel,
+        )
+        refusal = refuse_start(request.user_id, opponent, room)
+        if refusal is not None:
+            self.metrics.start_refusals[refusal.reason].inc()
+            await self.refuse(request, door, refusal, refusal.link)
+            return
+        mark = play_as if play_as in (ttt.X, ttt.O) else self.rng.choice((ttt.X, ttt.O))
+        look = self.usable_look(settings.look)
+        state: State
+        if opponent is None:
+            user = request.user_id
+            x_player, o_player = (user, AI) if mark == ttt.X else (AI, user)
+            level = difficulty or settings.difficulty
+            state = kind.new_game(x_player, o_player, level, self.rng, request.locale, look)
+        else:
+            state = kind.new_challenge(request.user_id, opponent[0], mark, request.locale, look)
+        await self._post(request, door, kind, state, scope, private=private)
+
+    async def _post(
+        self, request: Request, door: Door, kind: Kind, state: State, scope: int, *, private: bool
+    ) -> None:
+        """Answer with a new message showing `state`, and hold the seat for it."""
+        seat = seat_of(scope, state.players)
+        idle = idle_seconds(state, self.game_timeout)
+        claim = self._entry(request, kind, kind.key(state), idle)
+        if isinstance(state, Challenge):
+            claim = claim._replace(challenger=state.challenger)
+        if not self.store.compare_and_set(seat, None, claim):
+            await door.tell(render_raced(request.locale))
+            return
+        if isinstance(state, Game):
+            self.metrics.started["ai"].inc()
+        card = kind.render(state, self.bot_id, self._deadline(request, idle))
+        if private:
+            card = kind.render_private(card, request.locale)
+        try:
+            message_id = await door.post(card, private=private)
+        except BaseException:
+            # Whatever Discord did, clicks on a board that did appear restore it from it.
+            self.store.compare_and_set(seat, claim, None)
+            raise
+        self.store.compare_and_set(seat, claim, claim._replace(message_id=message_id))
+        self.expiry.schedule()
+        log.debug("Channel %s: new %s", scope, describe(state))
+
+    # ------------------------------------------------------------------ a click
+
+    async def click(self, request: Request, door: Door, custom_id: str) -> None:
+        """A click on a board's button: decode it, look the board up in memory, decide, and do
+        what was decided."""
+        shown = request.message
+        assert shown is not None, "a button is always on a message"
+        kind = self._kind_of_prefix[custom_id[: custom_id.find(":") + 1]]
+        try:
+            click = kind.decode(custom_id)
+        except codec.CodecError as error:
+            log.warning("Channel %s: rejected button: %s", request.channel_id, error)
+            self.metrics.clicks_refused[Refusal.INVALID].inc()
+            await self.refuse(request, door, Refuse(Refusal.INVALID), None)
+            return
+        state = click.state
+        if state.look is not DEFAULT_LOOK:
+            look = self.usable_look(state.look)
+            if look is not state.look:  # an emoji deleted from the server: back to letters
+                click = click._replace(state=dataclasses.replace(state, look=look))
+        if click.verb is codec.Verb.CONFIRM_RESIGN:
+            # Pressed on the private question, not on the board: find the board's game.
+            seat = self._seat_holding(request, click)
+        else:
+            seat = seat_of(request.scope, state.players)
+        live = self.store.get(seat)
+        seen = Seen(
+            click,
+            shown.id,
+            is_current=shown.holds_click,
+            seconds_since_change=request.sent_at - shown.last_change,
+            has_ended=self.store.has_ended(seat, shown.id),
+            seat=seat,
+            message_seat=self.store.seat_showing(shown.id),
+        )
+        decision = decide_click(
+            live, seen, request.user_id, game_timeout=self.game_timeout, rng=self.rng
+        )
+        await self._carry_out(request, door, kind, seat, decision, live, click.key)
+
+    async def _carry_out(
+        self,
+        request: Request,
+        door: Door,
+        kind: Kind,
+        seat: Seat,
+        decision: Decision,
+        live: Live | None,
+        shown: str,
+    ) -> None:
+        """Do what was decided; `shown` is the key of the state the clicked message showed."""
+        match decision:
+            case Update(old=old, new=new):  # the common case first
+                await self._update(request, door, kind, seat, old, shown, new)
+            case Refuse(reason=reason):
+                self.metrics.clicks_refused[reason].inc()
+                await self.refuse(request, door, decision, live)
+            case Expire(state=state):
+                self.metrics.clicks_other.inc()
+                await self._expire_unwatched(request, door, kind, seat, state)
+            case Start(state=state, retire=retire):
+                await self._rematch(request, door, kind, seat, retire, state)
+            case Private(kind=private_kind, game=game):
+                self.metrics.clicks_other.inc()
+                if private_kind is PrivateKind.HINT:
+                    await door.tell(kind.hint(game, request.locale))
+                else:
+                    await door.tell(kind.review(game, request.locale, self.bot_id))
+            case AskResign(old=old, game=game):
+                await self._ask_resign(request, door, kind, seat, old, game)
+            case Resign(old=old, new=new):
+                await self._resign(request, door, kind, seat, old, new)
+            case KeepPlaying():
+                self.metrics.clicks_other.inc()
+                # The question becomes the answer; the board is untouched.
+                await door.rewrite(render_not_resigned(request.locale))
+            case Decline(old=old, challenge=challenge):
+                await self._decline(request, door, kind, seat, old, challenge)
+            case _:
+                assert_never(decision)
+
+    async def _update(
+        self,
+        request: Request,
+        door: Door,
+        kind: Kind,
+        seat: Seat,
+        old: Live | None,
+        shown: str,
+        new: State,
+    ) -> None:
+        """Move the board from the state keyed `shown` to `new` and show it, in the click's
+        one answer."""
+        message = request.message
+        assert message is not None
+        over = isinstance(new, Game) and new.is_over
+        idle = idle_seconds(new, self.game_timeout)
+        key = kind.key(new)
+        live = self._entry(request, kind, key, idle, message.id)
+        if old is not None:  # where the game started stays where it is played
+            live = live._replace(place=old.place, user_installed=old.user_installed)
+        after = None if over else live
+        if over and old is None:
+            # A board from before a restart, ended by this click: nothing to swap in memory,
+            # but a click still in flight on it must find it over.
+            claimed = self.store.end_unclaimed(seat, message.id)
+        else:
+            claimed = self.store.compare_and_set(seat, old, after)
+        if not claimed:
+            await self.raced(request, door)
+            return
+        card = kind.render(new, self.bot_id, self._deadline(request, idle), key=key)
+        try:
+            await door.update(card)
+        except Exception as error:
+            # Until settled, the older token is the one known to edit the board.
+            unsure = live._replace(unsure_of=shown, token=old.token if old is not None else None)
+            if self.delivery.after_failed_edit(error, seat, after, old, unsure):
+                if over and old is None and landed(error) is Landed.NO:
+                    self.store.reopen(seat, message.id)
+                raise
+        self.metrics.clicks_moved.inc()  # counted once answered: the player waits for nothing
+        if over:
+            assert isinstance(new, Game)
+            log.debug("Channel %s: game over: %s", seat[0], describe(new))
+            self.announce(message.id, new, request.sent_at, live, kind)
+        else:
+            if isinstance(new, Game) and not new.moves:  # only an accepted challenge gives this
+                self.metrics.started["friend"].inc()
+            self.expiry.schedule()
+
+    async def _rematch(
+        self, request: Request, door: Door, kind: Kind, seat: Seat, finished: Game, game: Game
+    ) -> None:
+        """Retire the finished board (no second Rematch from it) and post the new one, if the
+        seat's scope has room for it and neither player has started another game there since."""
+        scope, private = seat[0], is_private(seat)
+        limit = 1 if private else self.server_settings(request.guild_id).games_per_channel
+        players = [player for player in game.players if player != AI]
+        rooms = [self.room(scope, None, player, None, limit=limit) for player in players]
+        for refusal in filter(
+            None,
+            (refuse_start(player, None, room) for player, room in zip(players, rooms, strict=True)),
+        ):
+            self.metrics.start_refusals[refusal.reason].inc()
+            await self.refuse(request, door, refusal, refusal.link)
+            return
+        idle = idle_seconds(game, self.game_timeout)
+        claim = self._entry(request, kind, kind.key(game), idle)
+        if not self.store.compare_and_set(seat, None, claim):
+            await self.raced(request, door)
+            return
+        self.metrics.clicks_other.inc()
+        self.metrics.started[opponent_kind(game)].inc()
+        try:
+            await door.update(kind.render_retired(finished, self.bot_id))
+            card = kind.render(game, self.bot_id, self._deadline(request, idle))
+            # A private board's rematch stays private.
+            message_id = await door.follow_up(card, private=private)
+        except BaseException:
+            self.store.compare_and_set(seat, claim, None)
+            raise
+        self.store.compare_and_set(seat, claim, claim._replace(message_id=message_id))
+        self.expiry.schedule()
+        log.debug("Channel %s: rematch: %s", scope, describe(game))
+
+    async def _ask_resign(
+        self, request: Request, door: Door, kind: Kind, seat: Seat, old: Live | None, game: Game
+    ) -> None:
+        message = request.message
+        assert message is not None
+        if old is None:  # nothing in memory since a restart: the message is the record
+            idle = idle_seconds(game, self.game_timeout)
+            fresh = self._entry(request, kind, kind.key(game), idle, message.id)
+        else:
+            idle = max(0.0, old.deadline - self.clock())
+            fresh = old._replace(token=request.token)
+        if not self.store.compare_and_set(seat, old, fresh):
+            await self.raced(request, door)
+            return
+        self.metrics.clicks_other.inc()
+        self.expiry.schedule()
+        await door.update(kind.render(game, self.bot_id, self._deadline(request, idle)))
+        await door.follow_up_privately(render_resign_question(game, request.locale))
+
+    async def _resign(
+        self, request: Request, door: Door, kind: Kind, seat: Seat, old: Live, new: Game
+    ) -> None:
+        """Confirmed on the private question: end the game on the board, then say so here."""
+        if not self.store.compare_and_set(seat, old, None):
+            await self.raced(request, door)
+            return
+        self.metrics.clicks_other.inc()
+        assert old.token is not None
+        assert old.message_id is not None
+        try:
+            await self.delivery.edit_by_token(old, kind.render(new, self.bot_id, None))
+        except Exception as error:
+            unsure = old._replace(key=kind.key(new), unsure_of=old.key)
+            if self.delivery.after_failed_edit(error, seat, None, old, unsure):
+                raise
+        log.debug("Channel %s: game over: %s", seat[0], describe(new))
+        url = jump_url(old.guild_id, request.channel_id, old.message_id)
+        await door.rewrite(render_resigned(request.locale, url))
+        self.announce(old.message_id, new, request.sent_at, old, kind)
+
+    async def _decline(
+        self,
+        request: Request,
+        door: Door,
+        kind: Kind,
+        seat: Seat,
+        old: Live | None,
+        challenge: Challenge,
+    ) -> None:
+        if not self.store.compare_and_set(seat, old, None):
+            await self.raced(request, door)
+            return
+        self.metrics.clicks_other.inc()
+        self.challenge_closed(request.guild_id, challenge.challenger)
+        try:
+            await door.update(kind.render_declined(challenge))
+        except Exception as error:
+            # Unknown: the challenge stays closed; a click on it is answered as closed.
+            if landed(error) is Landed.NO:
+                self.store.compare_and_set(seat, None, old)
+            if landed(error) is not Landed.YES:
+                raise
+        log.debug("Channel %s: challenge declined", seat[0])
+
+    async def _expire_unwatched(
+        self, request: Request, door: Door, kind: Kind, seat: Seat, state: State
+    ) -> None:
+        """A click on a board that lapsed while memory did not hold it (after a restart):
+        show it expired, and announce the game's end once, however many clicks race here."""
+        message = request.message
+        assert message is not None
+        first = self.store.end_unclaimed(seat, message.id)
+        try:
+            await door.update(kind.render_expired(state, self.bot_id))
+        finally:
+            if first and isinstance(state, Game):
+                where = self._entry(request, kind, "", 0.0)
+                self.announce(message.id, state.expire(), request.sent_at, where, kind)
+
+    # ------------------------------------------------------------------ expiry
+
+    async def expire_lapsed(self) -> int:
+        """Free and show every game past its deadline now (the timer's work; tests call it
+        after moving the clock)."""
+        return await self.expiry.expire_lapsed()
+
+    def announce(
+        self, message_id: int, game: Game, ended_at: float, where: Live, kind: Kind
+    ) -> None:
+        """Count the game as finished and tell whoever listens that the game of this board has
+        ended: after the click's answer, once per game; no I/O."""
+        self.metrics.finished[opponent_kind(game), Finish.of(game).label].inc()
+        finished = FinishedGame(
+            message_id,
+            game,
+            ended_at,
+            where.guild_id,
+            Place(where.place),
+            where.user_installed,
+            kind.name,
+        )
+        self._announce(finished)
+
+    # ------------------------------------------------------------------ shared answers
+
+    async def refuse(
+        self, request: Request, door: Door, refusal: Refuse, live: Live | None
+    ) -> None:
+        url = None
+        if live is not None and live.message_id is not None:
+            channel = refusal.link_channel or request.channel_id
+            url = jump_url(live.guild_id, channel, live.message_id)
+        reply = render_refusal(
+            refusal.reason,
+            refusal.state,
+            request.locale,
+            bot_id=self.bot_id,
+            command=self._command_mention(),
+            live_url=url,
+            limit=refusal.limit,
+            until=math.ceil(request.sent_at + refusal.wait) if refusal.wait else None,
+        )
+        await door.tell(reply)
+
+    async def raced(self, request: Request, door: Door) -> None:
+        """Another click changed the game first: say so to this one."""
+        self.metrics.clicks_raced.inc()
+        await door.tell(render_raced(request.locale))
+
+    # ------------------------------------------------------------------ what memory knows
+
+    @property
+    def bot_id(self) -> int:
+        return self._bot_id()
+
+    def room(
+        self,
+        scope: int,
+        guild_id: int | None,
+        user_id: int,
+        opponent_id: int | None,
+        *,
+        limit: int,
+    ) -> Room:
+        """What memory knows of `scope` for a start there (see policy.refuse_start)."""
+        store = self.store
+        mine = store.seat_of_player(scope, user_id)
+        theirs = None if opponent_id is None else store.seat_of_player(scope, opponent_id)
+        pending = None if guild_id is None else store.challenge_of(guild_id, user_id)
+        cooldown = 0.0
+        if guild_id is not None:
+            now = self.clock()
+            until = self.cooldowns.until(guild_id, user_id, now)
+            cooldown = 0.0 if until is None else until - now
+        return Room(
+            in_channel=store.count(scope),
+            limit=limit,
+            mine=None if mine is None else store.get(mine),
+            theirs=None if theirs is None else store.get(theirs),
+            any_live=store.any_in(scope),
+            pending=None if pending is None else store.get(pending),
+            pending_channel=None if pending is None else pending[0],
+            cooldown=cooldown,
+        )
+
+    def usable_look(self, look: Look) -> Look:
+        """`look` without custom emoji that no longer exist (deleted from their server)."""
+        return look.with_emoji_that_exist(self._emoji_exists)
+
+    def challenge_closed(self, guild_id: int | None, challenger: int) -> None:
+        """A challenge was declined or expired: its server's cooldown starts for the
+        challenger."""
+        if guild_id is None:
+            return
+        cooldown = self.server_settings(guild_id).challenge_cooldown
+        if cooldown:
+            now = self.clock()
+            self.cooldowns.start(guild_id, challenger, now + cooldown, now)
+
+    def _entry(
+        self,
+        request: Request,
+        kind: Kind,
+        key: str,
+        idle: float,
+        message_id: int | None = None,
+    ) -> Live:
+        """Memory's entry for a board this request posts or updates."""
+        return Live(
+            message_id=message_id,
+            key=key,
+            unsure_of=None,
+            token=request.token,
+            deadline=self.clock() + idle,
+            guild_id=request.guild_id,
+            place=request.place,
+            user_installed=request.user_installed,
+            kind=kind.name,
+        )
+
+    def _deadline(self, request: Request, idle: float) -> int:
+        # Rounded up: a deadline shown a second early would read "60 seconds" for a minute.
+        return math.ceil(request.sent_at + idle)
+
+    def _seat_holding(self, request: Request, click: codec.Click) -> Seat:
+        """The seat of the board a resign question was asked about: in the channel, or the
+        player's own private one."""
+        players = click.state.players
+        for scope in (request.channel_id, -request.user_id):
+            live = self.store.get(seat_of(scope, players))
+            if live is not None and live.key == click.key:
+                return seat_of(scope, players)
+        return seat_of(request.channel_id, players)
+
+
+def jump_url(guild_id: int | None, channel: int, message_id: int | None) -> str:
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel}/{message_id}"

@@ -1,0 +1,73 @@
+"""Kinds of board, each a plug-in the game's table seats (bot/game/table.py).
+
+A kind gives the table its rules on immutable states, its codec (state <-> custom_id), its view
+(state -> the card's values) and its AI. The table's flows (start, click, rematch, resign,
+decline, expire) call a kind only through `Kind`; records name a game by its kind's `name`.
+A new kind is a module here, added to `KINDS`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from bot.core.codec import Click
+from bot.core.game import Challenge, Game, State
+from bot.core.server import Look
+from bot.view.cards import Card, Reply
+
+
+class Kind(Protocol):
+    """What a kind of board gives the table."""
+
+    @property
+    def name(self) -> str:
+        """Its stable name: records, metrics and settings say it ("classic")."""
+
+    @property
+    def prefixes(self) -> tuple[str, ...]:
+        """Every custom_id prefix its boards have ever carried (each ends in its one colon)."""
+
+    # The codec: the whole state rides in every button.
+    def decode(self, custom_id: str) -> Click:
+        """The click a custom_id of this kind says; codec.CodecError if it is not one."""
+
+    def key(self, state: State) -> str:
+        """The state as its buttons carry it after the verb; memory's key for it."""
+
+    def decode_key(self, key: str) -> State: ...
+
+    # The rules and the AI.
+    def new_game(
+        self,
+        x_player: int,
+        o_player: int,
+        level: str | None,
+        rng: random.Random,
+        locale: str,
+        look: Look,
+    ) -> Game:
+        """A game from its first position (the bot's opening move made when it plays X)."""
+
+    def new_challenge(
+        self, challenger: int, opponent: int, mark: str, locale: str, look: Look
+    ) -> Challenge: ...
+
+    # The view: what each message shows, as values.
+    def render(
+        self, state: State, bot_id: int, deadline: int | None, *, key: str | None = None
+    ) -> Card: ...
+
+    def render_retired(self, game: Game, bot_id: int) -> Card:
+        """A finished board whose rematch was posted: no Rematch button any more."""
+
+    def render_expired(self, state: State, bot_id: int) -> Card: ...
+
+    def render_declined(self, challenge: Challenge) -> Card: ...
+
+    def render_private(self, card: Card, locale: str) -> Card:
+        """`card` with the notice that only its player sees it."""
+
+    def hint(self, game: Game, locale: str) -> Reply: ...
+
+    def review(self, game: Game, locale: str, bot_id: int) -> Reply: ...

@@ -1,0 +1,70 @@
+"""The classic 3x3 board as a kind the table seats: bot/core's game and codec, bot/view's cards."""
+
+from __future__ import annotations
+
+import random
+
+from bot.core import codec
+from bot.core.codec import Click
+from bot.core.game import Challenge, Game, State
+from bot.core.server import Look
+from bot.view import board, teaching
+from bot.view.cards import Card, Reply
+
+
+class Classic:
+    """Tic-tac-toe on one 3x3 board (bot/core/game.py, tictactoe/)."""
+
+    name = "classic"
+    prefixes = codec.PREFIXES
+
+    def decode(self, custom_id: str) -> Click:
+        return codec.decode(custom_id)
+
+    def key(self, state: State) -> str:
+        return codec.state_key(state)
+
+    def decode_key(self, key: str) -> State:
+        return codec.decode_state(key)
+
+    def new_game(
+        self,
+        x_player: int,
+        o_player: int,
+        level: str | None,
+        rng: random.Random,
+        locale: str,
+        look: Look,
+    ) -> Game:
+        return Game.start(x_player, o_player, level, rng, locale, look)
+
+    def new_challenge(
+        self, challenger: int, opponent: int, mark: str, locale: str, look: Look
+    ) -> Challenge:
+        return Challenge(challenger, opponent, mark, locale, look)
+
+    def render(
+        self, state: State, bot_id: int, deadline: int | None, *, key: str | None = None
+    ) -> Card:
+        return board.render_state(state, bot_id, deadline, key=key)
+
+    def render_retired(self, game: Game, bot_id: int) -> Card:
+        return board.render_game(game, bot_id, retired=True)
+
+    def render_expired(self, state: State, bot_id: int) -> Card:
+        return board.render_expired(state, bot_id)
+
+    def render_declined(self, challenge: Challenge) -> Card:
+        return board.render_challenge_declined(challenge)
+
+    def render_private(self, card: Card, locale: str) -> Card:
+        return board.with_private_notice(card, locale)
+
+    def hint(self, game: Game, locale: str) -> Reply:
+        return teaching.render_hint(game, locale)
+
+    def review(self, game: Game, locale: str, bot_id: int) -> Reply:
+        return teaching.render_review(game, locale, bot_id)
+
+
+CLASSIC = Classic()

@@ -1,0 +1,172 @@
+"""The table driven without Discord: its flows through fakes of its two protocols (a Door per
+interaction, an Editor by token), as any capability (tournaments, a new kind of board) will
+drive it. What a user sees is checked on the cards and replies the fakes receive."""
+
+import random
+
+import pytest
+
+import tictactoe as ttt
+from bot.core import codec
+from bot.core.finished import FinishedGame, Place
+from bot.core.game import AI
+from bot.core.live import seat_of
+from bot.door import Request, Shown
+from bot.game.table import Table
+from bot.view.cards import Card, Reply
+
+CHANNEL, GUILD = 500, 42
+ALICE, BOB, BOT = 111111111111111111, 222222222222222222, 999999999999999999
+TIMEOUT = 600
+
+
+class FakeDoor:
+    """One interaction's answers, written down."""
+
+    def __init__(self, message_id: int = 7000) -> None:
+        self.answers: list[tuple[str, Card | Reply]] = []
+        self.message_id = message_id
+
+    async def post(self, card, *, private):
+        self.answers.append(("post", card))
+        return self.message_id
+
+    async def update(self, card):
+        self.answers.append(("update", card))
+
+    async def tell(self, reply):
+        self.answers.append(("tell", reply))
+
+    async def rewrite(self, reply):
+        self.answers.append(("rewrite", reply))
+
+    async def follow_up(self, card, *, private):
+        self.answers.append(("follow_up", card))
+        return self.message_id + 1
+
+    async def follow_up_privately(self, reply):
+        self.answers.append(("follow_up_privately", reply))
+
+
+class FakeEditor:
+    def __init__(self) -> None:
+        self.edits: list[tuple[str, int, Card]] = []
+
+    async def edit(self, token, message_id, card):
+        self.edits.append((token, message_id, card))
+
+    async def custom_ids(self, token, message_id):
+        raise AssertionError("no edit of unknown fate here")
+
+
+class Clock:
+    now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def table():
+    finished: list[FinishedGame] = []
+    table = Table(
+        FakeEditor(),
+        rng=random.Random(0),
+        game_timeout=TIMEOUT,
+        clock=Clock(),
+        bot_id=lambda: BOT,
+        announce=finished.append,
+    )
+    table.finished = finished  # what the records would hear
+    return table
+
+
+def request(user=ALICE, *, message=None, custom_id=None, token="tok"):
+    shown = None
+    if message is not None:
+        message_id, ids = message
+        shown = Shown(message_id, custom_id in ids, 1_700_000_000.0, False)
+    return Request(user, "en-US", token, 1_700_000_001.0, GUILD, CHANNEL, "server", False, shown)
+
+
+def ids_of(card: Card) -> list[str]:
+    cells = list(card.cells.custom_ids) if card.cells else []
+    return cells + [b.custom_id for b in card.controls]
+
+
+async def start(table, user=ALICE, opponent=None):
+    door = FakeDoor()
+    await table.start(request(user), door, opponent, "X", "impossible")
+    ((what, card),) = door.answers
+    assert what == "post"
+    return card, door.message_id
+
+
+async def click(table, user, card, message_id, custom_id, token="tok2"):
+    door = FakeDoor()
+    clicked = request(user, message=(message_id, ids_of(card)), custom_id=custom_id, token=token)
+    await table.click(clicked, door, custom_id)
+    return door.answers
+
+
+async def test_a_game_against_the_bot_is_played_to_the_end_through_the_door(table):
+    card, message_id = await start(table)
+    assert len(table.store) == 1
+    while True:
+        game = codec.decode(card.cells.custom_ids[0]).state
+        if game.is_over:
+            break
+        cell = min(ttt.actions(game.board))
+        custom_id = codec.cell_id(game, cell)
+        ((what, card),) = await click(table, ALICE, card, message_id, custom_id)
+        assert what == "update"
+    assert len(table.store) == 0
+    (finished,) = table.finished
+    assert finished.game_id == message_id
+    assert finished.kind == "classic"
+    assert finished.place is Place.SERVER
+    assert finished.game.winner_id in (AI, None)  # the bot never loses
+
+
+async def test_a_click_with_an_id_not_on_its_message_is_refused_and_changes_nothing(table):
+    card, message_id = await start(table)
+    game = codec.decode(card.cells.custom_ids[0]).state
+    not_on_it = codec.cell_id(game.play((0, 0)), (2, 2))  # a later board's cell
+    door = FakeDoor()
+    clicked = request(ALICE, message=(message_id, ids_of(card)), custom_id=not_on_it)
+    await table.click(clicked, door, not_on_it)
+    ((what, reply),) = door.answers
+    assert what == "tell"
+    assert reply.text.startswith("This button is not valid.")
+    assert table.store.get(seat_of(CHANNEL, game.players)).key == codec.state_key(game)
+
+
+async def test_resigning_asks_then_edits_the_board_by_token_and_announces(table):
+    card, message_id = await start(table)
+    game = codec.decode(card.cells.custom_ids[0]).state
+    resign_id = codec.control_id(game, codec.Verb.RESIGN)
+    (redrawn, (asked, question)) = await click(table, ALICE, card, message_id, resign_id)
+    assert redrawn[0] == "update"
+    assert asked == "follow_up_privately"
+    confirm = next(b.custom_id for b in question.buttons if b.custom_id.startswith("ttt2:y:"))
+    door = FakeDoor()
+    on_question = request(ALICE, message=(9999, [confirm]), custom_id=confirm, token="tok3")
+    await table.click(on_question, door, confirm)
+    ((what, reply),) = door.answers
+    assert what == "rewrite"
+    assert reply.text.startswith("You resigned")
+    ((token, edited, board),) = table.delivery.editor.edits
+    assert (token, edited) == ("tok2", message_id)  # the resign click's token edits the board
+    assert "resigned" in board.body
+    (finished,) = table.finished
+    assert finished.game.winner_id == AI
+
+
+async def test_a_lapsed_game_is_shown_expired_by_token(table):
+    _, message_id = await start(table)
+    table.clock.now += TIMEOUT + 1
+    assert await table.expire_lapsed() == 1
+    ((token, edited, board),) = table.delivery.editor.edits
+    assert (token, edited) == ("tok", message_id)
+    assert "ran out of time" in board.body
+    assert [f.game.ending.name for f in table.finished] == ["EXPIRED"]
