@@ -195,6 +195,10 @@ class GameStore:
     def has_ended(self, seat: Seat, message_id: int) -> bool:
         return self._ended.get(seat) == message_id
 
+    def ended_on(self, seat: Seat) -> bool:
+        """A game or challenge on this seat has ended, and none is on there now."""
+        return seat in self._ended and seat not in self._entries
+
     def next_deadline(self) -> float | None:
         return self._deadlines[0][0] if self._deadlines else None
 

@@ -210,7 +210,7 @@ def decide_click(
         return KeepPlaying()
     if seen.click.verb is Verb.CONFIRM_RESIGN:
         # Pressed on the private confirmation: the board is the channel's live message.
-        return _on_confirm_resign(live, user_id, seen.click)
+        return _on_confirm_resign(live, user_id, seen)
     if live is not None and live.message_id != seen.message_id:
         return Refuse(Refusal.NOT_ACTIVE, state)
     if live is None:
@@ -245,10 +245,13 @@ def _on_finished(
     return Start(game.rematch(rng), retire=game)
 
 
-def _on_confirm_resign(live: Live | None, user_id: int, click: Click) -> Decision:
+def _on_confirm_resign(live: Live | None, user_id: int, seen: Seen) -> Decision:
+    click = seen.click
     state = click.state
     if not isinstance(state, Game) or state.mark_of(user_id) is None:
         return Refuse(Refusal.INVALID, state)
+    if live is None and seen.has_ended:  # it ended (a move, a timeout) before this answer
+        return Refuse(Refusal.GAME_OVER, state)
     # Memory must hold this very game: the board can only be edited through a live token.
     if live is None or live.token is None or click.key != live.key:
         return Refuse(Refusal.STALE, state)

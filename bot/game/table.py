@@ -217,7 +217,11 @@ class Table:
             shown.id,
             is_current=shown.holds_click,
             seconds_since_change=request.sent_at - shown.last_change,
-            has_ended=self.store.has_ended(seat, shown.id),
+            has_ended=(
+                self.store.ended_on(seat)
+                if click.verb is codec.Verb.CONFIRM_RESIGN  # on the question, not the board
+                else self.store.has_ended(seat, shown.id)
+            ),
             seat=seat,
             message_seat=self.store.seat_showing(shown.id),
         )

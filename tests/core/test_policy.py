@@ -255,6 +255,11 @@ def test_a_confirmed_resignation_needs_the_live_game_and_its_token():
         assert decide_click(live, ask, ALICE, game_timeout=TIMEOUT, rng=rng) == Refuse(
             Refusal.STALE, GAME
         )
+    # The game ended (a timeout, the last move) while the question waited: said as over.
+    ended = seen(GAME, Verb.CONFIRM_RESIGN, message_id=OTHER_MESSAGE, ended=True)
+    assert decide_click(None, ended, ALICE, game_timeout=TIMEOUT, rng=rng) == Refuse(
+        Refusal.GAME_OVER, GAME
+    )
     resigned = decide_click(live_for(GAME), ask, BOB, game_timeout=TIMEOUT, rng=rng)
     assert isinstance(resigned, Resign)
     assert resigned.new.ending is Ending.O_RESIGNED
@@ -361,32 +366,28 @@ def test_a_click_not_of_the_clicked_message_changes_nothing(positions):
     rng = random.Random(3)
     checked = 0
     for state in every_kind_of_message(positions):
+        key = state_key(state)
         is_game_on = isinstance(state, Game) and not state.is_over
+        refused = Refuse(Refusal.INVALID, state)
         for live in (None, live_for(state)) if is_game_on else (None,):
             for verb, cell in CELL_VERBS + CONTROL_VERBS:
+                click = Click(state, key, verb, cell)
+                forged = [
+                    Seen(click, MESSAGE, False, 1.0, False, SEAT, None),
+                    Seen(click, MESSAGE, True, 1.0, False, SEAT, OTHER_SEAT),
+                    Seen(click, MESSAGE, False, 1.0, False, SEAT, SEAT),
+                ]
                 for user in (ALICE, BOB, CAROL):
-                    forged = [
-                        seen(state, verb, cell, current=False),
-                        seen(state, verb, cell, message_seat=OTHER_SEAT),
-                        seen(state, verb, cell, current=False, message_seat=SEAT),
-                    ]
-                    for click in forged:
-                        decision = decide_click(live, click, user, game_timeout=TIMEOUT, rng=rng)
-                        assert decision == Refuse(Refusal.INVALID, state), (state, verb, user)
-                    own = decide_click(
-                        live,
-                        seen(state, verb, cell, message_seat=SEAT),
-                        user,
-                        game_timeout=TIMEOUT,
-                        rng=random.Random(4),
-                    )
-                    unknown = decide_click(
-                        live,
-                        seen(state, verb, cell),
-                        user,
-                        game_timeout=TIMEOUT,
-                        rng=random.Random(4),
-                    )
-                    assert own == unknown
+                    for one in forged:
+                        decision = decide_click(live, one, user, game_timeout=TIMEOUT, rng=rng)
+                        assert decision == refused, (state, verb, user)
                     checked += 1
+                if live is None:  # its own id: decided as ever
+                    own = Seen(click, MESSAGE, True, 1.0, False, SEAT, SEAT)
+                    unknown = Seen(click, MESSAGE, True, 1.0, False, SEAT, None)
+                    assert decide_click(
+                        live, own, ALICE, game_timeout=TIMEOUT, rng=random.Random(4)
+                    ) == decide_click(
+                        live, unknown, ALICE, game_timeout=TIMEOUT, rng=random.Random(4)
+                    )
     assert checked > 5478 * 2 * 17 * 3

@@ -170,3 +170,20 @@ async def test_a_lapsed_game_is_shown_expired_by_token(table):
     assert (token, edited) == ("tok", message_id)
     assert "ran out of time" in board.body
     assert [f.game.ending.name for f in table.finished] == ["EXPIRED"]
+
+
+async def test_a_resign_question_answered_after_the_game_expired_says_it_is_over(table):
+    card, message_id = await start(table)
+    game = codec.decode(card.cells.custom_ids[0]).state
+    resign_id = codec.control_id(game, codec.Verb.RESIGN)
+    (_, (_, question)) = await click(table, ALICE, card, message_id, resign_id)
+    table.clock.now += TIMEOUT + 1
+    assert await table.expire_lapsed() == 1
+    confirm = next(b.custom_id for b in question.buttons if b.custom_id.startswith("ttt2:y:"))
+    door = FakeDoor()
+    on_question = request(ALICE, message=(9999, [confirm]), custom_id=confirm, token="tok3")
+    await table.click(on_question, door, confirm)
+    ((what, reply),) = door.answers
+    assert what == "tell"
+    assert reply.text.startswith("This game is over.")
+    assert [f.game.ending.name for f in table.finished] == ["EXPIRED"]  # not resigned too
