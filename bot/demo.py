@@ -25,10 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import discord
-
 from bot.app import TicTacToeBot
-from bot.demo_sync import PageSync, follow_wall_clock, quiet_simulation_logs
+from bot.demo_sync import (
+    PageSync,
+    follow_wall_clock,
+    keep_pages_available,
+    quiet_simulation_logs,
+)
 from bot.ops.status_server import StatusServerError
 from bot.records.api import GameWriter, Records
 from bot.records.startup import start_records
@@ -50,9 +53,12 @@ CHANNEL_NAME = "tic-tac-toe"
 # The people on the page. Names, not roles: the bot speaks of players by name ("@Sam, @Alex
 # challenges you!"), which reads wrong with a user called "You".
 YOU, FRIEND, STRANGER = "Alex", "Sam", "Robin"
+# The same for every person viewing (SimCord has one topic per channel), and short enough to
+# show whole on one line of a 1100-pixel-wide page. The composer runs a command only when it
+# is picked from its pop-up: "/tictactoe difficulty:easy" typed out is posted as plain text.
 CHANNEL_TOPIC = (
-    f"You are {YOU}: /tictactoe to play, /stats and /leaderboard for scores. "
-    f"Switch “Viewing as” to {FRIEND}, your friend."
+    f"{YOU}, {FRIEND} and {STRANGER} are here (switch with “Viewing as”). "
+    "Pick /tictactoe in the pop-up, each option, then Send."
 )
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
 DEMO_TOKEN = "demo-no-token"  # SimCord never checks it; it only has to be non-empty
@@ -126,29 +132,32 @@ async def make_recording_demo_bot(
 
 async def setup_world(env: simcord.Env) -> DemoWorld:
     """A server with #tic-tac-toe and three members: you, a friend and a stranger (YOU,
-    FRIEND and STRANGER)."""
+    FRIEND and STRANGER), and the bot. You own it."""
     # SimCord calls every bot "TestBot"; renaming goes through the bot's own REST call. Before
     # the server exists, so that the bot's member there gets the name too.
     assert env.bot.user is not None
     await env.bot.user.edit(username=BOT_NAME)
-    guild = env.create_guild("Tic-Tac-Toe demo")
-    channel = guild.create_text_channel(CHANNEL_NAME, topic=CHANNEL_TOPIC)
-    you, friend, stranger = (
-        guild.add_member(env.create_user(name.lower(), global_name=name))
-        for name in (YOU, FRIEND, STRANGER)
+    you_user, friend_user, stranger_user = (
+        env.create_user(name.lower(), global_name=name) for name in (YOU, FRIEND, STRANGER)
     )
-    # You run the server: /settings (Manage Server only) is yours to try.
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    env.backend.add_member_role(guild.id, you.id, admins.id)
+    # You run the server: /settings (Manage Server only) is yours to try. Without an owner
+    # SimCord makes one up ("Tic-Tac-Toe demo Owner"), a member every user picker would offer.
+    guild = env.create_guild("Tic-Tac-Toe demo", owner=you_user)
+    channel = guild.create_text_channel(CHANNEL_NAME, topic=CHANNEL_TOPIC)
+    you = simcord.MemberActor(env, guild, you_user)  # the owner is a member already
+    friend, stranger = guild.add_member(friend_user), guild.add_member(stranger_user)
     return DemoWorld(env, guild, channel, you, friend, stranger)
 
 
 def open_preview(world: DemoWorld, *, port: int = 0, timezone: str = "UTC") -> Preview:
     """SimCord's page of the channel, as any of the world's members (enter it to serve it),
-    showing times in `timezone` (an IANA name)."""
-    return world.env.preview(
+    showing times in `timezone` (an IANA name); it always opens, however many tabs were
+    closed without a goodbye (see keep_pages_available)."""
+    preview = world.env.preview(
         world.channel, viewers=world.viewers, layout="channel", port=port, timezone=timezone
     )
+    keep_pages_available(preview)
+    return preview
 
 
 def local_timezone() -> str:

@@ -1,6 +1,7 @@
 """The demo's page and clock kept in step with this computer: SimCord's clock telling the
 computer's time (WallClock), the page refreshed after what the bot did on its own (PageSync),
-and SimCord's log lines that make no sense in the demo left out."""
+the page always able to open (keep_pages_available), and SimCord's log lines that make no sense
+in the demo left out."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ log = logging.getLogger(__name__)
 # expired): SimCord's page shows the channel as last published, and only actions publish.
 # See PageSync.
 SYNC_INTERVAL_SECONDS = 1.0
+
+# How many browser pages (tabs) the demo serves at once: more than a person keeps open. Beyond
+# it, the page idle longest is freed for a new one. See keep_pages_available.
+PAGE_LIMIT = 64
 
 
 class _SimulationNoise(logging.Filter):
@@ -180,3 +185,57 @@ def _set_presentation_time(preview: Preview, now: datetime) -> None:
     # attribute its refresh sets, and does nothing if its shape ever changes.
     if isinstance(getattr(preview, "capture_time", None), datetime):
         preview.capture_time = now
+
+
+def keep_pages_available(preview: Preview, limit: int = PAGE_LIMIT) -> bool:
+    """Let the page always open: up to `limit` pages at once, and when that many are open, the
+    page idle longest (a tab closed or gone long ago) is freed for the new one.
+
+    SimCord keeps 16 pages, each until it has been idle (not polling) for 10 minutes, and
+    refuses more: the page then says "The authorized page could not be opened" over an empty
+    "Unavailable channel". A tab that goes without saying goodbye (a crashed or killed browser,
+    a tab discarded) keeps its page, so about 16 of those made the demo unusable until it was
+    restarted. SimCord has no public option for this: this sets the limit it reads and frees a
+    page before it would refuse one. A freed page that was in fact still open says "Preview
+    session is unavailable. Reload the active Preview URL." on its next poll, and a reload opens
+    it again.
+
+    Call it before the preview is served. False (and nothing changed, as logged) if SimCord's
+    page registry is not the shape this was written for.
+    """
+    internals: Any = preview  # SimCord's page registry is private; its shape is checked here
+    if not (
+        isinstance(getattr(internals, "_pages", None), dict)
+        and isinstance(getattr(internals, "_MAX_PAGES", None), int)
+        and callable(getattr(internals, "_open_page", None))
+        and callable(getattr(internals, "_close_page", None))
+    ):
+        log.warning("This SimCord's page registry is unknown: it may refuse pages after 16")
+        return False
+    open_page, close_page = internals._open_page, internals._close_page
+
+    def open_page_freeing_the_idlest(*args: Any, **kwargs: Any) -> Any:
+        # As SimCord counts: every page, its own Python presentation included.
+        if len(internals._pages) > limit:
+            # Neither SimCord's own presentation nor a page whose action is running.
+            fixed = (getattr(internals, "_python", None), getattr(internals, "_action_page", None))
+            freeable = [page for page in internals._pages.values() if not _among(page, fixed)]
+            if freeable:
+                idlest = min(freeable, key=_last_activity)
+                close_page(idlest.id)
+                log.debug("Freed the page idle longest for a new one (%d open)", limit)
+        return open_page(*args, **kwargs)
+
+    # Attributes of this preview only; SimCord's class (and any other preview) keeps its own.
+    internals._MAX_PAGES = limit
+    internals._open_page = open_page_freeing_the_idlest
+    return True
+
+
+def _last_activity(page: object) -> float:
+    return float(getattr(page, "last_activity", 0.0))
+
+
+def _among(page: object, pages: tuple[object, ...]) -> bool:
+    # By identity: SimCord's pages compare by value.
+    return any(page is other for other in pages)

@@ -59,6 +59,35 @@ async def test_the_demo_world_has_the_bot_a_channel_and_three_people(simcord_env
         assert {"tictactoe", "stats", "leaderboard", "forget-me"} <= set(commands)
 
 
+async def test_every_user_picker_offers_the_three_people_and_the_bot_only(simcord_env):
+    world = await setup_demo_world(simcord_env)
+
+    # SimCord's pickers (the opponent option's too) list the server's members: no made-up
+    # owner among them. The bot stays, as on Discord: a server's bots are its members.
+    users = simcord_env.backend.users
+    members = {users[id].global_name or users[id].name for id in world.guild.member_ids()}
+    assert members == {"Alex", "Sam", "Robin", BOT_NAME}
+    # You own the server: /settings (Manage Server only) is yours to try, not the others'.
+    assert world.guild.owner.id == world.you.id
+    offered = [member.available_commands(world.channel) for member in world.viewers]
+    assert ["settings" in commands for commands in offered] == [True, False, False]
+
+
+async def test_the_topic_introduces_everyone_and_says_how_to_run_a_command(simcord_env):
+    world = await setup_demo_world(simcord_env)
+    async with open_preview(world) as preview:
+        topic = (await preview.snapshot())["channel"]["topic"]
+
+    # One topic for every viewer (SimCord has one per channel): it names them all, tells
+    # nobody who they are, and points at the page's "Viewing as" picker.
+    assert [name for name in ("Alex", "Sam", "Robin") if name not in topic] == []
+    assert "you are" not in topic.lower()
+    assert "“Viewing as”" in topic
+    # Typed out ("/tictactoe difficulty:easy", Enter), a command is posted as plain text: the
+    # command is picked from the pop-up, then its options, then the Send button.
+    assert re.search(r"/tictactoe in the pop-up\b.* option.* then Send\b", topic), topic
+
+
 async def test_the_demo_records_games_for_stats_and_the_leaderboard(simcord_env, tmp_path):
     world = await setup_demo_world(simcord_env)
     you, friend, channel = world.you, world.friend, world.channel
@@ -80,7 +109,8 @@ async def test_the_demo_records_games_for_stats_and_the_leaderboard(simcord_env,
     assert "**Against people:** 1 win · 0 draws · 0 losses" in text(stats.response.message)
     board = await friend.slash(channel, "leaderboard", public=True)
     assert not board.ephemeral
-    assert f"**1.** {you.mention} · 1,662?" in text(last())
+    # (how a provisional rating is marked is the leaderboard's own tests' business)
+    assert f"**1.** {you.mention} · 1,662" in text(last())
     assert (tmp_path / "records.db").stat().st_size > 0
 
 

@@ -110,10 +110,19 @@ def test_challenge_a_friend_by_name_today_closing_in_a_minute(
             expect(options).to_have_count(3)  # the page fills the picker once it has loaded
             viewers = options.all_inner_texts()
             assert [name.split()[0] for name in viewers] == ["Alex", "Sam", "Robin"]
+            # The topic introduces them, on one line: none of it hidden behind an ellipsis.
+            topic = page.locator("#channel-topic")
+            expect(topic).to_contain_text("Alex, Sam and Robin are here")
+            assert topic.evaluate("line => line.scrollWidth <= line.clientWidth"), "cut short"
 
             page.locator("#channel-composer-input").fill("/tictactoe")
             page.locator(".command-entry", has_text="/tictactoe").click()
             page.locator(".command-suggestion[data-value=opponent]").click()
+            # The people to challenge, and the bot (a member, as on Discord), no one else.
+            people = page.locator(".command-suggestion")
+            expect(people).to_have_count(4)
+            names = [shown.splitlines()[0] for shown in people.all_inner_texts()]
+            assert names == ["Alex", "Robin", "Sam", "Tic-Tac-Toe"]
             page.locator(".command-suggestion", has_text="Sam").click()
             page.locator("#send-message").click()
             today = datetime.now().astimezone()  # the demo shows this computer's time zone
