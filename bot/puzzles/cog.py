@@ -15,7 +15,7 @@ import datetime as dt
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -33,9 +33,9 @@ from bot.puzzles.view import (
     render_puzzle,
     render_taken,
 )
-from bot.records.api import PuzzleAttempt, PuzzlePlayer, Rating
-from bot.records.rating import START
-from bot.ui import apologise, card_view, release, tell, update_message
+from bot.records.api import READ_TIMEOUT_SECONDS, PuzzleAttempt, PuzzlePlayer, Rating
+from bot.core.rating import START
+from bot.ui import card_view, tell, update_message
 from tictactoe import puzzles
 from tictactoe.puzzles import Attempt, Status
 
@@ -44,9 +44,6 @@ if TYPE_CHECKING:
     from bot.ui import Interaction
 
 log = logging.getLogger(__name__)
-
-# As the records' commands: Discord wants an answer within 3 seconds.
-READ_TIMEOUT_SECONDS = 2.0
 
 # Reads a player's stored puzzle rating, and whether they tried the day's puzzle (ISO date).
 PlayerReader = Callable[[int, str], Awaitable[PuzzlePlayer]]
@@ -77,8 +74,8 @@ class PuzzleCog(commands.Cog, name="Puzzles"):
 
     async def cog_load(self) -> None:
         self.bot.routes.add((ids.PREFIX,), self.on_component)
-        # About 0.3 s of CPU once (benchmarks/puzzles.py): off the event loop, before any
-        # command or click can need the set.
+        # Seconds of CPU once (benchmarks/puzzles.py): off the event loop, before any command
+        # or click can need the set.
         await asyncio.to_thread(puzzles.puzzles)
         if self.read_puzzle_ratings is not None:
             self._loading = asyncio.create_task(self._load_puzzle_ratings(self.read_puzzle_ratings))
@@ -97,13 +94,6 @@ class PuzzleCog(commands.Cog, name="Puzzles"):
             # Info, not a warning: a database down at start-up is already reported once, by
             # the records; puzzles go on with their first ratings.
             log.info("Puzzles are rated from their first ratings: reading them failed: %r", error)
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        command = interaction.command.name if interaction.command else "?"
-        log.error("/%s failed in channel %s", command, interaction.channel_id, exc_info=error)
-        await apologise(interaction)
 
     # ------------------------------------------------------------------ /puzzle
 
@@ -152,18 +142,8 @@ class PuzzleCog(commands.Cog, name="Puzzles"):
     # ------------------------------------------------------------------ the buttons
 
     async def on_component(self, interaction: Interaction, custom_id: str) -> None:
-        """The puzzles' buttons (routed by their prefix: bot/ui.py)."""
-        try:
-            await self.on_click(interaction, custom_id)
-        except Exception:
-            log.exception(
-                "Puzzle button %r failed in channel %s", custom_id, interaction.channel_id
-            )
-            await apologise(interaction)
-        finally:
-            release(interaction)
-
-    async def on_click(self, interaction: Interaction, custom_id: str) -> None:
+        """The puzzles' buttons (routed by their prefix: bot/ui.py; a failure is answered by
+        the bot: bot/errors.py)."""
         click = ids.parse(custom_id)
         if isinstance(click, NextClick):
             await self._next(interaction, click)

@@ -10,12 +10,23 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Generic, Protocol, TypeVar
 
-from bot.core.finished import Finish, FinishedGame, Place, ending_of, snowflake_time, winner_of
+from bot.core.finished import (
+    Finish,
+    FinishedGame,
+    Place,
+    counts,
+    ending_of,
+    snowflake_time,
+    winner_of,
+)
 from bot.core.game import DELETED_PLAYER, Game
+from bot.core.rating import Rating
 from bot.core.server import ServerSettings
 
-BOT_PLAYER = 0  # the player id that stands for the bot, as in bot.core.game.AI
-LEVELS = ("easy", "medium", "hard", "impossible")
+# Discord wants an answer within 3 seconds of the interaction: a read of the records for one
+# (/stats, /leaderboard, a puzzle rating) waits this long at most; the rest is the network's.
+READ_TIMEOUT_SECONDS = 2.0
+CLASSIC = "classic"  # the kind of every game recorded before there were kinds
 
 RowT = TypeVar("RowT")
 
@@ -30,7 +41,7 @@ class GameRecord:
     """One finished game as stored. A player id of None: that player deleted their data."""
 
     game_id: int  # the board message's id (see bot.core.finished.FinishedGame)
-    x_player: int | None  # BOT_PLAYER for the bot
+    x_player: int | None  # bot.core.game.AI for the bot
     o_player: int | None
     level: str | None  # the bot's difficulty, when the bot played
     moves: tuple[int, ...] | None  # cells 0-8 in order; None for boards without a move list
@@ -44,6 +55,7 @@ class GameRecord:
     place: Place
     user_installed: bool
     locale: str  # the board's language
+    kind: str = CLASSIC  # the kind of board (FinishedGame.kind)
 
     @classmethod
     def from_finished(cls, finished: FinishedGame) -> GameRecord:
@@ -61,8 +73,7 @@ class GameRecord:
             raise ValueError("only a finished game is recorded")
         flat = (*game.board[0], *game.board[1], *game.board[2])
         finish = Finish.of(game)
-        both_moved = "X" in flat and "O" in flat
-        counted = finish in (Finish.LINE, Finish.FULL) or both_moved
+        counted = counts(game)
         winner = winner_of(game, finish) if counted else None
         return cls(
             game_id=finished.game_id,
@@ -80,6 +91,7 @@ class GameRecord:
             place=finished.place,
             user_installed=finished.user_installed,
             locale=game.locale,
+            kind=finished.kind,
         )
 
     def to_game(self) -> Game:
@@ -103,24 +115,6 @@ class Tally:
     @property
     def games(self) -> int:
         return self.wins + self.draws + self.losses
-
-
-@dataclass(frozen=True, slots=True)
-class Rating:
-    """A Glicko-2 rating on the familiar scale (1500 for a new player)."""
-
-    value: float
-    deviation: float
-    volatility: float
-    games: int  # rated games played
-
-    @property
-    def provisional(self) -> bool:
-        # As lichess: a deviation this wide means too few recent games to trust the number.
-        return self.deviation > PROVISIONAL_DEVIATION
-
-
-PROVISIONAL_DEVIATION = 110.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.records.api import PuzzleAttempt
-from bot.records.rating import START, puzzle_start, rate_attempt
+from bot.core.rating import START, puzzle_start, rate_attempt
 from bot.records.spool import Spool
 from bot.records.sql import paging
 from bot.records.sql.storage import Storage, open_records

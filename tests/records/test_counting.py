@@ -4,7 +4,7 @@ by hand for each kind of game."""
 import pytest
 
 from bot.core.game import AI, Ending
-from bot.records import rating as glicko
+from bot.core import rating as glicko
 from bot.records.sql.counting import PLAYER_COLUMNS, count_game, rating_of
 from tests.support.records import ALICE, BOB, DRAW, O_WINS, X_WINS, record
 

@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 
 import pytest
 
+import tictactoe as ttt
 from bot.core.game import AI, Ending
-from bot.records import rating as glicko
+from bot.core import rating as glicko
 from bot.records.api import GameRecord, Rating, Tally
 from bot.records.sql.storage import open_records
 from tests.support.records import DRAW, O_WINS, X_WINS, record
 
 PEOPLE = [100_000_000_000_000_100 + n for n in range(12)]
 GUILDS = [900_000_000_000_000_100 + n for n in range(3)]
-LEVELS = ("easy", "medium", "hard", "impossible")
 SHORT_DRAW = (4, 0, 8, 2, 1, 7, 6, 3, 5)  # a full board, nobody in a row
 
 
@@ -66,7 +66,9 @@ def random_games(rng: random.Random, count: int) -> list[GameRecord]:
         if rng.random() < 0.5:
             x, o = (first, AI) if rng.random() < 0.5 else (AI, first)
             games.append(
-                record(n, x, o, moves, level=rng.choice(LEVELS), ending=ending, guild=guild)
+                record(
+                    n, x, o, moves, level=rng.choice(ttt.DIFFICULTIES), ending=ending, guild=guild
+                )
             )
         else:
             second = rng.choice([person for person in known if person != first])

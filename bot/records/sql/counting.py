@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.records import rating as glicko
-from bot.records.api import BOT_PLAYER, GameRecord, Rating
+from bot.core.game import AI
+from bot.core import rating as glicko
+from bot.records.api import GameRecord, Rating
 from bot.records.sql.schema import players
 
 PLAYER_COLUMNS = tuple(column.name for column in players.c if column.name != "user_id")
@@ -39,7 +40,7 @@ def _outcome(game: GameRecord, mark: str) -> int:
 
 def columns_changed_by(game: GameRecord) -> frozenset[str]:
     """The players columns that counting `game` may change."""
-    return AGAINST_THE_BOT if BOT_PLAYER in (game.x_player, game.o_player) else BETWEEN_PEOPLE
+    return AGAINST_THE_BOT if AI in (game.x_player, game.o_player) else BETWEEN_PEOPLE
 
 
 def count_game(
@@ -50,9 +51,9 @@ def count_game(
     """Apply one counted game to `states` (by user id, every person in it present) and
     `tallies` ((user id, level) -> [wins, draws, losses] to add)."""
     sides = [(game.x_player, "X"), (game.o_player, "O")]
-    if BOT_PLAYER in (game.x_player, game.o_player):
+    if AI in (game.x_player, game.o_player):
         for player, mark in sides:
-            if player is None or player == BOT_PLAYER:
+            if player is None or player == AI:
                 continue
             outcome = _outcome(game, mark)
             state = states[player]

@@ -3,7 +3,7 @@
 import pytest
 
 from bot.records.api import Rating
-from bot.records.rating import MAX_DEVIATION, MIN_DEVIATION, START, rate, rate_game
+from bot.core.rating import MAX_DEVIATION, MIN_DEVIATION, START, rate, rate_game
 
 
 def test_glickmans_worked_example():

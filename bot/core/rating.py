@@ -16,10 +16,29 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-
-from bot.records.api import Rating
+from dataclasses import dataclass
 
 SCALE = 173.7178  # Glicko-2's conversion between its internal scale and the familiar one
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A Glicko-2 rating on the familiar scale (1500 for a new player)."""
+
+    value: float
+    deviation: float
+    volatility: float
+    games: int  # rated games played
+
+    @property
+    def provisional(self) -> bool:
+        # As lichess: a deviation this wide means too few recent games to trust the number.
+        return self.deviation > PROVISIONAL_DEVIATION
+
+
+PROVISIONAL_DEVIATION = 110.0
+
+
 START = Rating(value=1500.0, deviation=350.0, volatility=0.06, games=0)
 TAU = 0.75  # how fast volatility may change; lichess's choice (Glickman suggests 0.3-1.2)
 MIN_DEVIATION = 45.0  # so that settled ratings can still move (lichess: 45)
