@@ -83,14 +83,17 @@ class Door(Protocol):
     async def follow_up(self, card: Card, *, private: bool) -> int:
         """After the answer, post another message; its id."""
 
-    async def follow_up_privately(self, reply: Reply) -> None:
-        """After the answer, a message only the user sees."""
+    async def follow_up_privately(self, reply: Reply) -> int | None:
+        """After the answer, a message only the user sees; its id, if Discord said it."""
 
 
 class Editor(Protocol):
     """Edits of a message by the token of the last interaction that posted or updated it."""
 
     async def edit(self, token: str, message_id: int, card: Card) -> None: ...
+
+    async def edit_text(self, token: str, message_id: int, text: str) -> None:
+        """Make a plain message (a private answer) say `text`, without buttons."""
 
     async def custom_ids(self, token: str, message_id: int) -> list[str]:
         """The message's custom_ids as Discord has it now."""
@@ -198,12 +201,14 @@ class InteractionDoor:
         )
         return message.id
 
-    async def follow_up_privately(self, reply: Reply) -> None:
+    async def follow_up_privately(self, reply: Reply) -> int | None:
         view = reply_view(reply)
+        followup = self.interaction.followup
         if view is None:
-            await self.interaction.followup.send(reply.text, ephemeral=True)
+            message = await followup.send(reply.text, ephemeral=True, wait=True)
         else:
-            await self.interaction.followup.send(reply.text, view=view, ephemeral=True)
+            message = await followup.send(reply.text, view=view, ephemeral=True, wait=True)
+        return message.id
 
 
 class TokenEditor:
@@ -220,6 +225,9 @@ class TokenEditor:
 
     async def edit(self, token: str, message_id: int, card: Card) -> None:
         await self._webhook(token).edit_message(message_id, view=card_view(card))
+
+    async def edit_text(self, token: str, message_id: int, text: str) -> None:
+        await self._webhook(token).edit_message(message_id, content=text, view=None)
 
     async def custom_ids(self, token: str, message_id: int) -> list[str]:
         shown = await self._webhook(token).fetch_message(message_id)

@@ -52,6 +52,10 @@ class Live(NamedTuple):
     user_installed: bool = False
     challenger: int = 0  # who sent it, while the entry is a challenge (one each per server)
     kind: str = "classic"  # the kind of board (bot/kinds): how `key` decodes
+    # The private resign question open on this game, if any: its message and the token that
+    # posted it, so that it loses its buttons when the game ends another way.
+    question: int | None = None
+    question_token: str | None = None
 
     @property
     def where(self) -> tuple[int | None, str, bool]:

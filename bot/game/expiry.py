@@ -34,6 +34,7 @@ class Expiry:
         clock: Callable[[], float],
         kind_named: Callable[[str], Kind],
         announce: Announce,
+        retire_question: Callable[[Live, Game], None] = lambda live, game: None,
         bot_id: Callable[[], int],
         shard_of: Callable[[int | None], int],
         challenge_closed: Callable[[int | None, int], None] = lambda guild_id, user_id: None,
@@ -43,6 +44,7 @@ class Expiry:
         self.clock = clock
         self._kind_named = kind_named
         self._announce = announce
+        self._retire_question = retire_question
         self._bot_id = bot_id
         self._shard_of = shard_of
         self._challenge_closed = challenge_closed  # a lapsed challenge starts a cooldown
@@ -109,6 +111,7 @@ class Expiry:
                 # The time is up whether or not the board could be redrawn.
                 if isinstance(state, Game) and live.message_id is not None:
                     self._announce(live.message_id, state.expire(), now, live, kind)
+                    self._retire_question(live, state.expire())
             log.debug("Channel %s: %s expired", seat[0], describe(state))
         except (discord.HTTPException, codec.CodecError, StopIteration) as error:
             log.warning("Channel %s: could not show the expiry: %s", seat[0], error)

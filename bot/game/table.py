@@ -9,6 +9,7 @@ its codec, rules, view and AI; the flows here never look inside a kind.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import math
@@ -92,6 +93,7 @@ class Table:
         self._kind_named = {kind.name: kind for kind in kinds}
         self.store = GameStore()
         self.cooldowns = Cooldowns()
+        self._background: set[asyncio.Future[None]] = set()  # questions being retired
         self.metrics.count_live_games(self.store.__len__)
         self.delivery = Delivery(editor, self.store, on_unsure=lambda: self.expiry.schedule())
         self.expiry = Expiry(
@@ -100,6 +102,7 @@ class Table:
             clock=lambda: self.clock(),
             kind_named=self._kind_named.__getitem__,
             announce=self.announce,
+            retire_question=self.retire_question,
             bot_id=bot_id,
             shard_of=shard_of,
             challenge_closed=self.challenge_closed,
@@ -111,6 +114,8 @@ class Table:
         return tuple(self._kind_of_prefix)
 
     def close(self) -> None:
+        for task in self._background:
+            task.cancel()
         self.expiry.close()
         self.store.clear()
         self.cooldowns.clear()
@@ -266,6 +271,9 @@ class Table:
                 self.metrics.clicks_other.inc()
                 # The question becomes the answer; the board is untouched.
                 await door.rewrite(render_not_resigned(request.locale))
+                if live is not None and request.message and live.question == request.message.id:
+                    closed = live._replace(question=None, question_token=None)
+                    self.store.compare_and_set(seat, live, closed)
             case Decline(old=old, challenge=challenge):
                 await self._decline(request, door, kind, seat, old, challenge)
             case _:
@@ -289,8 +297,13 @@ class Table:
         idle = idle_seconds(new, self.game_timeout)
         key = kind.key(new)
         live = self._entry(request, kind, key, idle, message.id)
-        if old is not None:  # where the game started stays where it is played
-            live = live._replace(place=old.place, user_installed=old.user_installed)
+        if old is not None:  # where the game started stays where it is played; its question too
+            live = live._replace(
+                place=old.place,
+                user_installed=old.user_installed,
+                question=old.question,
+                question_token=old.question_token,
+            )
         after = None if over else live
         if over and old is None:
             # A board from before a restart, ended by this click: nothing to swap in memory,
@@ -316,6 +329,7 @@ class Table:
             assert isinstance(new, Game)
             log.debug("Channel %s: game over: %s", seat[0], describe(new))
             self.announce(message.id, new, request.sent_at, live, kind)
+            self.retire_question(live, new)
         else:
             if isinstance(new, Game) and not new.moves:  # only an accepted challenge gives this
                 self.metrics.started["friend"].inc()
@@ -373,7 +387,10 @@ class Table:
         self.metrics.clicks_other.inc()
         self.expiry.schedule()
         await door.update(kind.render(game, self.bot_id, self._deadline(request, idle)))
-        await door.follow_up_privately(render_resign_question(game, request.locale))
+        question = await door.follow_up_privately(render_resign_question(game, request.locale))
+        # Remembered, so that it loses its buttons if the game ends another way first.
+        asked = fresh._replace(question=question, question_token=request.token)
+        self.store.compare_and_set(seat, fresh, asked)
 
     async def _resign(
         self, request: Request, door: Door, kind: Kind, seat: Seat, old: Live, new: Game
@@ -395,6 +412,8 @@ class Table:
         url = jump_url(old.guild_id, request.channel_id, old.message_id)
         await door.rewrite(render_resigned(request.locale, url))
         self.announce(old.message_id, new, request.sent_at, old, kind)
+        if request.message is None or old.question != request.message.id:
+            self.retire_question(old, new)  # the other player's question, still open
 
     async def _decline(
         self,
@@ -458,6 +477,29 @@ class Table:
             kind.name,
         )
         self._announce(finished)
+
+    def retire_question(self, live: Live, game: Game) -> None:
+        """The game ended another way while a resign question was open on it: the question
+        says so and loses its buttons (after the click's answer, in the background; its token
+        can edit it for 15 minutes)."""
+        if live.question is None or live.question_token is None:
+            return
+        reply = render_refusal(
+            Refusal.GAME_OVER,
+            game,
+            game.locale,
+            bot_id=self.bot_id,
+            command=self._command_mention(),
+        )
+        edit = self.delivery.editor.edit_text(live.question_token, live.question, reply.text)
+        task = asyncio.ensure_future(edit)
+        self._background.add(task)
+        task.add_done_callback(self._retired)
+
+    def _retired(self, task: asyncio.Future[None]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.info("Could not retire a resign question: %s", task.exception())
 
     # ------------------------------------------------------------------ shared answers
 

@@ -29,6 +29,7 @@ COMPOSE = REPO / "compose.yaml"
 COMPOSE_SCHEMA = REPO / "tests" / "deploy" / "compose-spec.json"
 WORKFLOW = REPO / ".github" / "workflows" / "release.yml"
 ENV_EXAMPLE = REPO / ".env.example"
+README = REPO / "README.md"
 MAX_EXPOSURE = 2.0  # systemd-analyze's "OK" ends at 3.9; the bot needs little
 
 
@@ -61,23 +62,57 @@ def covers_every_shard_once(ranges: list[str], shard_count: int) -> bool:
     return sorted(shards) == list(range(shard_count))
 
 
-def instance_environment(instance: str) -> dict[str, str]:
-    """What the unit's process gets for `instance` (as the user types it, e.g. 4,5), with an
-    /etc/tictactoe-bot/env made by copying .env.example: the instance's name escaped and
-    unescaped by systemd's own tool, as systemctl does, the specifiers filled in as systemd
-    does, and the ExecStart command line run up to the bot's python (replaced by one that
-    prints its environment)."""
+# The instances as the README names them: tictactoe-bot@0-3, tictactoe-bot@$(systemd-escape 4,5).
+README_INSTANCE = re.compile(r"tictactoe-bot@(\$\(systemd-escape ([^)]+)\)|[0-9][0-9,-]*)")
+README_SHARD_COUNT = 8  # the README's examples: SHARD_COUNT=8, processes 0-3 and 4-7
+SYSTEMD_VARIABLE = re.compile(r"\$(\$|\{\w+\}|\w+)")
+
+
+def readme_instances() -> dict[str, str]:
+    """Each instance the README names: the unit name's instance part, as the README's command
+    gives it to systemctl (a `$(systemd-escape ...)` run by a real shell), and the shards the
+    reader means by it (0-3; 4,5)."""
     systemd_escape = tool_or_skip("systemd-escape")
-    escaped = subprocess.run(
-        [systemd_escape, instance], capture_output=True, text=True, check=True
-    ).stdout.strip()
+    path = f"{Path(systemd_escape).parent}:{os.environ.get('PATH', '')}"
+    instances = {}
+    for match in README_INSTANCE.finditer(README.read_text()):
+        word = subprocess.run(
+            ["sh", "-c", f"printf %s {match[0]}"],
+            env={"PATH": path},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        instances[word.removeprefix("tictactoe-bot@")] = match[2] or match[1]
+    return instances
+
+
+def exec_start(instance: str) -> list[str]:
+    """ExecStart= of the unit instantiated as `instance`, as systemd runs it: split into words
+    (systemd's quoting is the shell's for this line), each word's specifiers filled in (%i the
+    instance as named, %I unescaped by systemd's own tool, %S the state directory's root), then
+    `$$` turned into `$` (the unit names no variable of its own)."""
+    systemd_escape = tool_or_skip("systemd-escape")
     unescaped = subprocess.run(
-        [systemd_escape, "--unescape", escaped], capture_output=True, text=True, check=True
+        [systemd_escape, "--unescape", instance], capture_output=True, text=True, check=True
     ).stdout.strip()
-    specifiers = {"%I": unescaped, "%i": escaped, "%S": "/var/lib"}
-    command = shlex.split(read_unit()["Service"]["ExecStart"])
-    assert command[-2:] == ["-m", "bot"]
-    command = [re.sub("%[IiS]", lambda m: specifiers[m[0]], word) for word in command]
+    specifiers = {"%I": unescaped, "%i": instance, "%S": "/var/lib", "%%": "%"}
+
+    def variable(match: re.Match[str]) -> str:
+        assert match[1] == "$", f"ExecStart= names the variable {match[0]}"
+        return "$"
+
+    words = shlex.split(read_unit()["Service"]["ExecStart"])
+    words = [re.sub("%[IiS%]", lambda m: specifiers[m[0]], word) for word in words]
+    return [SYSTEMD_VARIABLE.sub(variable, word) for word in words]
+
+
+def instance_environment(instance: str) -> dict[str, str]:
+    """What the bot's process gets in the unit instantiated as `instance`, with an
+    /etc/tictactoe-bot/env made by copying .env.example: ExecStart= run as systemd would, up
+    to the bot's python (replaced by one that prints its environment)."""
+    command = exec_start(instance)
+    assert command[-3:] == ["/opt/tictactoe-bot/.venv/bin/python", "-m", "bot"]
     print_environment = [
         sys.executable,
         "-c",
@@ -88,8 +123,9 @@ def instance_environment(instance: str) -> dict[str, str]:
         [*command[:-3], *print_environment],
         env={
             **from_env_file,
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "DISCORD_TOKEN": "abc",
-            "SHARD_COUNT": "8",
+            "SHARD_COUNT": str(README_SHARD_COUNT),
             "DATABASE_URL": "postgresql+asyncpg://bot:secret@db/tictactoe",
         },
         capture_output=True,
@@ -112,17 +148,40 @@ def test_the_systemd_unit_runs_the_bot_with_the_instance_as_its_shards():
     assert "EnvironmentFile=/etc/tictactoe-bot/env" in UNIT.read_text()
 
 
-@pytest.mark.parametrize(("instance", "shards"), [("0-3", (0, 1, 2, 3)), ("4,5", (4, 5))])
-def test_the_instance_sets_the_shards_and_data_dir_whatever_the_env_file_says(instance, shards):
+def test_the_readme_names_a_range_and_an_escaped_list_of_shards():
+    instances = readme_instances()
+    assert instances["0-3"] == "0-3"  # systemctl enable --now tictactoe-bot@0-3
+    assert instances["4\\x2c5"] == "4,5"  # tictactoe-bot@$(systemd-escape 4,5)
+
+
+def test_each_instance_the_readme_names_runs_its_shards_whatever_the_env_file_says():
     """.env.example has SHARD_IDS= and DATA_DIR=data, and EnvironmentFile= would win over
-    Environment=; a comma list is not a valid unit name, so it arrives escaped (4\\x2c5)."""
-    environment = instance_environment(instance)
-    settings = Settings.from_env(environment)
-    assert settings.shard_ids == shards
-    # Its own directory, inside the StateDirectory= that ProtectSystem=strict leaves writable.
+    Environment=. %I alone turned tictactoe-bot@0-3 into SHARD_IDS=0/3 (exit 2); %i alone
+    would give 4\\x2c5 to the bot."""
     state = Path("/var/lib") / read_unit()["Service"]["StateDirectory"]
-    assert settings.data_dir.parent == state
-    assert settings.data_dir != state
+    data_dirs = set()
+    for instance, meant in readme_instances().items():
+        settings = Settings.from_env(instance_environment(instance))
+        assert settings.shard_ids == parse_shard_ids(meant, README_SHARD_COUNT), instance
+        # Its own directory, inside the StateDirectory= that ProtectSystem=strict leaves
+        # writable.
+        assert settings.data_dir.parent == state, instance
+        data_dirs.add(settings.data_dir)
+    assert {(0, 1, 2, 3), (4, 5)} <= {
+        parse_shard_ids(meant, README_SHARD_COUNT) for meant in readme_instances().values()
+    }
+    assert len(data_dirs) == len(readme_instances())
+
+
+def test_systemd_accepts_the_unit():
+    """systemd-analyze verify: the unit's syntax and quoting, its instance as the README names
+    one, and the executables it starts."""
+    systemd_analyze = tool_or_skip("systemd-analyze")
+    result = subprocess.run(
+        [systemd_analyze, "verify", "--man=no", str(UNIT)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout + result.stderr == ""
 
 
 def test_the_systemd_example_instances_split_the_shards():

@@ -40,19 +40,21 @@ def commands_under(heading: str) -> list[str]:
 
 
 def developers_commands() -> list[str]:
-    """The lines of the ```bash block after **Developers** (in "Set up and run")."""
-    return first_bash_block(README.read_text().split("**Developers**", 1)[1])
+    """The lines of the first ```bash block of "Development": run in the quick start's venv."""
+    return commands_under("Development")
 
 
-def test_the_quick_start_commands_are_the_same_everywhere_in_the_readme():
+def test_the_readme_makes_the_venv_once_and_runs_everything_from_it():
     install, demo = commands_under("See it in one minute")
     assert demo.endswith(" -m bot --demo")
-    setup_install, run_bot = commands_under("Set up and run")
-    assert setup_install == install
+    make_venv, _, pip_install = install.partition(" && ")
+    assert make_venv == "python3 -m venv .venv"
+    assert README.read_text().count(make_venv) == 1
+    (run_bot,) = commands_under("Set up and run")
     assert run_bot == demo.removesuffix(" --demo")
-    # The developers' block follows the same shape with requirements-dev.txt.
+    # The developers install their tools into that venv, with the same pip command.
     dev_install, dev_test = developers_commands()
-    assert dev_install == install.replace("requirements.txt", "requirements-dev.txt")
+    assert dev_install == pip_install.replace("requirements.txt", "requirements-dev.txt")
     assert dev_test == demo.replace(" -m bot --demo", " -m pytest")
 
 
@@ -78,8 +80,8 @@ def test_the_quick_start_works_verbatim_on_a_fresh_debian():
                 assert page.status == 200
                 assert "<title>SimCord Preview</title>" in page.read().decode()
             assert stop_inner_process(demo_process, "python") == 0
-        # Then the developers' commands, in the same clone: their install verbatim, and their
-        # test command collecting every test (running them all is CI's own job).
+        # Then the developers' commands, in the same clone and venv: their install verbatim, and
+        # their test command collecting every test (running them all is CI's own job).
         dev_install, dev_test = developers_commands()
         run(buildah_run(container, ["sh", "-ec", dev_install], workdir=WORKDIR), timeout=900)
         collected = run(

@@ -69,7 +69,7 @@ async def test_challenge_pings_the_opponent_with_accept_and_decline(world):
     assert texts(message) == [
         CHALLENGE_HEADING,
         f"{bob.mention}, {alice.mention} challenges you! {alice.mention} plays **X**, "
-        f"you play **O**. X moves first.\n"
+        f"you play **O**. **X** moves first.\n"
         f"⏳ The challenge closes <t:{deadline(env, CHALLENGE_TIMEOUT)}:R>.",
     ]
     assert [(b["label"], b["style"]) for b in buttons(message)] == [
@@ -203,7 +203,7 @@ async def test_play_as_o_lets_the_opponent_move_first(world):
     message = await challenge(channel, alice, bob, play_as="O")
     assert texts(message)[1].startswith(
         f"{bob.mention}, {alice.mention} challenges you! {alice.mention} plays **O**, "
-        "you play **X**. X moves first."
+        "you play **X**. **X** moves first."
     )
     await click_label(bob, message, "Accept")
     board_message = channel.last_message

@@ -40,6 +40,7 @@ from bot_helpers import (
 from simcord import SetupError
 
 import tictactoe as ttt
+from tests.support.moves import first_empty
 
 pytestmark = pytest.mark.usefixtures("discord_rules")
 
@@ -58,10 +59,6 @@ async def play_out(channel, player, choose) -> None:
         result = await click_cell(player, message, choose(board_of(message)))
         assert not result.ephemeral, result.response.content
     assert is_over(channel.last_message)
-
-
-def first_empty(board) -> tuple[int, int]:
-    return min(ttt.actions(board))
 
 
 def marks_on(message) -> int:
@@ -364,7 +361,7 @@ async def test_a_resign_question_goes_stale_once_the_board_moves_on(world):
     assert control_labels(channel.last_message) == ["Hint", "Resign"]
 
 
-async def test_a_second_confirmation_does_not_resign_twice(world):
+async def test_a_second_resign_question_closes_when_the_first_is_confirmed(world):
     env, channel, alice = world.env, world.channel, world.alice
     await alice.slash(channel, "tictactoe")
     board_message = channel.last_message
@@ -372,11 +369,13 @@ async def test_a_second_confirmation_does_not_resign_twice(world):
     second = await click_control(alice, board_message, "Resign")
     await click_label(alice, first.followups[0].message, "Yes, resign")
     resigned = snapshot(message_by_id(channel, board_message.id))
-    again = await click_label(alice, second.followups[0].message, "Yes, resign")
-    assert again.ephemeral
-    assert again.response.content == STALE
-    assert snapshot(message_by_id(channel, board_message.id)) == resigned
     assert f"{alice.mention} resigned: **{bot_mention(env)} wins.**" in resigned[0]
+    # The other question loses its buttons: the game is over.
+    question_id = second.followups[0].message.id
+    (question,) = [m for m in channel.history(viewer=alice) if m.id == question_id]
+    assert question.content.startswith("This game is over.")
+    assert not buttons(question)
+    assert snapshot(message_by_id(channel, board_message.id)) == resigned
 
 
 # ------------------------------------------------------------------ hint and review
@@ -500,9 +499,9 @@ async def test_idle_game_expires_and_frees_the_channel(world):
     await env.advance_time(1)
     message = channel.last_message
     assert status(message) == (
-        f"{last_move('O', (1, 1))}\n⏱️ {alice.mention} ran out of time: the game is over."
+        f"{last_move('O', (1, 1))}\n⏱️ {alice.mention} ran out of time: **{bot_mention(env)} wins.**"
     )
-    assert accent(message) == GREY
+    assert accent(message) == GREEN
     assert all_cells_enabled(message)
     assert control_labels(message) == ["Rematch", "Review"]
     late = await click_cell(alice, message, (2, 2))

@@ -278,7 +278,7 @@ async def test_an_old_board_of_the_previous_version_closes_as_expired(world):
     assert not result.ephemeral, result.response.content
     expired = message_by_id(channel, message.id)
     assert is_v2(expired)
-    assert status(expired) == f"⏱️ {alice.mention} ran out of time: the game is over."
+    assert status(expired) == (f"⏱️ {alice.mention} ran out of time: **{bot_mention(env)} wins.**")
     assert board_of(expired)[2][2] is None
     assert "Review" not in control_labels(expired)  # the move order is unknown
 

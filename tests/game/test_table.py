@@ -2,6 +2,7 @@
 interaction, an Editor by token), as any capability (tournaments, a new kind of board) will
 drive it. What a user sees is checked on the cards and replies the fakes receive."""
 
+import asyncio
 import random
 
 import pytest
@@ -46,14 +47,19 @@ class FakeDoor:
 
     async def follow_up_privately(self, reply):
         self.answers.append(("follow_up_privately", reply))
+        return self.message_id + 2
 
 
 class FakeEditor:
     def __init__(self) -> None:
         self.edits: list[tuple[str, int, Card]] = []
+        self.texts: list[tuple[str, int, str]] = []
 
     async def edit(self, token, message_id, card):
         self.edits.append((token, message_id, card))
+
+    async def edit_text(self, token, message_id, text):
+        self.texts.append((token, message_id, text))
 
     async def custom_ids(self, token, message_id):
         raise AssertionError("no edit of unknown fate here")
@@ -187,3 +193,32 @@ async def test_a_resign_question_answered_after_the_game_expired_says_it_is_over
     assert what == "tell"
     assert reply.text.startswith("This game is over.")
     assert [f.game.ending.name for f in table.finished] == ["EXPIRED"]  # not resigned too
+
+
+async def test_an_open_resign_question_loses_its_buttons_when_the_game_expires(table):
+    card, message_id = await start(table)
+    game = codec.decode(card.cells.custom_ids[0]).state
+    resign_id = codec.control_id(game, codec.Verb.RESIGN)
+    await click(table, ALICE, card, message_id, resign_id, token="asking")
+    table.clock.now += TIMEOUT + 1
+    assert await table.expire_lapsed() == 1
+    await asyncio.gather(*table._background)  # after the expiry's edit, in the background
+    ((token, question, text),) = table.delivery.editor.texts
+    assert (token, question) == ("asking", message_id + 2)
+    assert text.startswith("This game is over.")
+
+
+async def test_a_cancelled_resign_question_is_left_as_answered(table):
+    card, message_id = await start(table)
+    game = codec.decode(card.cells.custom_ids[0]).state
+    resign_id = codec.control_id(game, codec.Verb.RESIGN)
+    (_, (_, question)) = await click(table, ALICE, card, message_id, resign_id)
+    cancel = next(b.custom_id for b in question.buttons if b.custom_id.startswith("ttt2:k:"))
+    door = FakeDoor()
+    on_question = request(ALICE, message=(message_id + 2, [cancel]), custom_id=cancel)
+    await table.click(on_question, door, cancel)
+    assert [what for what, _ in door.answers] == ["rewrite"]
+    table.clock.now += TIMEOUT + 1
+    assert await table.expire_lapsed() == 1
+    assert not table._background
+    assert table.delivery.editor.texts == []
