@@ -118,14 +118,14 @@ def test_a_bad_setting_exits_2_with_one_line(image):
             buildah_run(
                 container,
                 image_config(image)["Cmd"],
-                env={"DISCORD_TOKEN": GOOD_TOKEN, "GAME_TIMEOUT_SECONDS": "5"},
+                env={"DISCORD_TOKEN": GOOD_TOKEN, "TURN_TIMEOUT_SECONDS": "5"},
             ),
             check=False,
         )
     assert result.returncode == 2
     lines = without_buildah_lines(result.stdout + result.stderr)
     assert len(lines) == 1, lines
-    assert "GAME_TIMEOUT_SECONDS" in lines[0]
+    assert "TURN_TIMEOUT_SECONDS" in lines[0]
 
 
 async def test_the_image_plays_a_game_records_it_and_stops_cleanly(image, tmp_path):
