@@ -14,8 +14,9 @@ import dataclasses
 import logging
 import math
 import random
-from collections.abc import Callable
-from typing import assert_never
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, assert_never
 
 import tictactoe as ttt
 from bot.core import codec
@@ -76,11 +77,13 @@ class Table:
         emoji_exists: Callable[[int], bool] = lambda emoji_id: True,
         command_mention: Callable[[], str] = lambda: "/tictactoe",
         shard_of: Callable[[int | None], int] = lambda guild_id: 0,
+        wall_clock: Callable[[], float] = time.time,
         kinds: tuple[Kind, ...] = (CLASSIC,),
     ) -> None:
         self.rng = rng
         self.game_timeout = game_timeout
         self.clock = clock
+        self._wall_clock = wall_clock  # unix seconds, for deadlines shown after no interaction
         self._bot_id = bot_id
         self._announce = announce
         self.metrics = metrics or Metrics()
@@ -93,7 +96,7 @@ class Table:
         self._kind_named = {kind.name: kind for kind in kinds}
         self.store = GameStore()
         self.cooldowns = Cooldowns()
-        self._background: set[asyncio.Future[None]] = set()  # questions being retired
+        self._background: set[asyncio.Future[None]] = set()  # work after answers
         self.metrics.count_live_games(self.store.__len__)
         self.delivery = Delivery(editor, self.store, on_unsure=lambda: self.expiry.schedule())
         self.expiry = Expiry(
@@ -187,9 +190,12 @@ class Table:
             # Whatever Discord did, clicks on a board that did appear restore it from it.
             self.store.compare_and_set(seat, claim, None)
             raise
-        self.store.compare_and_set(seat, claim, claim._replace(message_id=message_id))
+        posted = claim._replace(message_id=message_id)
+        self.store.compare_and_set(seat, claim, posted)
         self.expiry.schedule()
         log.debug("Channel %s: new %s", scope, describe(state))
+        if isinstance(state, Game) and kind.bot_to_move(state):
+            self._later(self._bot_moves(seat, posted, kind, state))
 
     # ------------------------------------------------------------------ a click
 
@@ -334,6 +340,8 @@ class Table:
             if isinstance(new, Game) and not new.moves:  # only an accepted challenge gives this
                 self.metrics.started["friend"].inc()
             self.expiry.schedule()
+            if isinstance(new, Game) and kind.bot_to_move(new):
+                self._later(self._bot_moves(seat, live, kind, new))
 
     async def _rematch(
         self, request: Request, door: Door, kind: Kind, seat: Seat, finished: Game, game: Game
@@ -478,6 +486,48 @@ class Table:
         )
         self._announce(finished)
 
+    async def _bot_moves(self, seat: Seat, live: Live, kind: Kind, game: Game) -> None:
+        """The bot's reply, for a kind that thinks after the click's answer: shown on the board
+        by the token that posted or last updated it, unless the board changed meanwhile (a
+        resignation, an expiry)."""
+        reply = await kind.bot_reply(game, self.rng)
+        over = reply.is_over
+        key = kind.key(reply)
+        idle = idle_seconds(reply, self.game_timeout)
+        moved = live._replace(key=key, deadline=self.clock() + idle)
+        claimed = (
+            self.store.compare_and_set(seat, live, None)
+            if over
+            else self.store.compare_and_set(seat, live, moved)
+        )
+        if not claimed or live.message_id is None:
+            return
+        now = self._wall_clock()
+        deadline = None if over else math.ceil(now + idle)
+        try:
+            await self.delivery.edit_by_token(live, kind.render(reply, self.bot_id, deadline))
+        except Exception as error:
+            unsure = moved._replace(unsure_of=live.key)
+            if self.delivery.after_failed_edit(error, seat, None if over else moved, live, unsure):
+                log.warning("Channel %s: the bot's move could not be shown: %s", seat[0], error)
+            return
+        if over:
+            self.announce(live.message_id, reply, now, live, kind)
+            self.retire_question(live, reply)
+        else:
+            self.expiry.schedule()
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        """Work after an answer, off the click's path; failures logged, not raised."""
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Future[None]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("Work after an answer failed", exc_info=task.exception())
+
     def retire_question(self, live: Live, game: Game) -> None:
         """The game ended another way while a resign question was open on it: the question
         says so and loses its buttons (after the click's answer, in the background; its token
@@ -491,15 +541,7 @@ class Table:
             bot_id=self.bot_id,
             command=self._command_mention(),
         )
-        edit = self.delivery.editor.edit_text(live.question_token, live.question, reply.text)
-        task = asyncio.ensure_future(edit)
-        self._background.add(task)
-        task.add_done_callback(self._retired)
-
-    def _retired(self, task: asyncio.Future[None]) -> None:
-        self._background.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.info("Could not retire a resign question: %s", task.exception())
+        self._later(self.delivery.editor.edit_text(live.question_token, live.question, reply.text))
 
     # ------------------------------------------------------------------ shared answers
 

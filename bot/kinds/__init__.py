@@ -53,6 +53,14 @@ class Kind(Protocol):
         self, challenger: int, opponent: int, mark: str, locale: str, look: Look
     ) -> Challenge: ...
 
+    def bot_to_move(self, state: State) -> bool:
+        """The bot must still move on `state`: a kind whose AI thinks too long for a click's
+        answer leaves the bot's reply out of a move, and the table asks `bot_reply` after
+        the answer. (The classic AI answers within the move itself: never.)"""
+
+    async def bot_reply(self, game: Game, rng: random.Random) -> Game:
+        """`game` after the bot's move, thought out off the event loop."""
+
     # The view: what each message shows, as values.
     def render(
         self, state: State, bot_id: int, deadline: int | None, *, key: str | None = None

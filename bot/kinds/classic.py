@@ -43,6 +43,12 @@ class Classic:
     ) -> Challenge:
         return Challenge(challenger, opponent, mark, locale, look)
 
+    def bot_to_move(self, state: State) -> bool:
+        return False  # a move's Game already holds the bot's reply (core/game.py Game.play)
+
+    async def bot_reply(self, game: Game, rng: random.Random) -> Game:
+        return game.with_ai_reply(rng)
+
     def render(
         self, state: State, bot_id: int, deadline: int | None, *, key: str | None = None
     ) -> Card:

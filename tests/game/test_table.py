@@ -10,10 +10,11 @@ import pytest
 import tictactoe as ttt
 from bot.core import codec
 from bot.core.finished import FinishedGame, Place
-from bot.core.game import AI
+from bot.core.game import AI, Game
 from bot.core.live import seat_of
 from bot.door import Request, Shown
 from bot.game.table import Table
+from bot.kinds.classic import Classic
 from bot.view.cards import Card, Reply
 
 CHANNEL, GUILD = 500, 42
@@ -222,3 +223,45 @@ async def test_a_cancelled_resign_question_is_left_as_answered(table):
     assert await table.expire_lapsed() == 1
     assert not table._background
     assert table.delivery.editor.texts == []
+
+
+class ThinkingKind(Classic):
+    """The classic board with a bot that answers after the click, as a kind whose AI thinks
+    in worker processes does: its games never hold the bot's move when a click is answered."""
+
+    name = "thinking"
+
+    def new_game(self, x_player, o_player, level, rng, locale, look):
+        return Game(x_player, o_player, level, moves=(), locale=locale, look=look)  # no opening
+
+    def bot_to_move(self, state):
+        return isinstance(state, Game) and not state.is_over and state.player_to_move == AI
+
+    async def bot_reply(self, game, rng):
+        return game.with_ai_reply(rng)
+
+
+async def test_a_kind_whose_bot_thinks_after_the_answer_moves_by_token():
+    finished: list[FinishedGame] = []
+    kind = ThinkingKind()
+    table = Table(
+        FakeEditor(),
+        rng=random.Random(0),
+        game_timeout=TIMEOUT,
+        clock=Clock(),
+        bot_id=lambda: BOT,
+        announce=finished.append,
+        kinds=(kind,),
+        wall_clock=lambda: 1_700_000_100.0,
+    )
+    door = FakeDoor()
+    await table.start(request(), door, None, "O", "impossible", kind)
+    ((what, card),) = door.answers
+    assert what == "post"
+    assert codec.decode(card.cells.custom_ids[0]).state.moves == ()  # answered before thinking
+    await asyncio.gather(*table._background)
+    ((token, message_id, shown),) = table.delivery.editor.edits
+    assert (token, message_id) == ("tok", door.message_id)
+    moved = codec.decode(shown.cells.custom_ids[0]).state
+    assert len(moved.moves) == 1  # the bot's opening, shown by the command's token
+    assert table.store.get(seat_of(CHANNEL, moved.players)).key == codec.state_key(moved)
