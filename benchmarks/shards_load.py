@@ -20,7 +20,7 @@ Measured
   * Memory per shard: tracemalloc growth from logging a bot in and connecting its shards
     (READY, and the servers' GUILD_CREATE spread over them), for 16 shards and for 1, with no
     game; the difference divided by 15. What a real shard adds on top, and the harness has
-    not: its websocket (an aiohttp connection and a zlib inflater of about 40 KB).
+    not: its websocket (an aiohttp connection and a zlib inflater).
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ import discord
 from dotenv import find_dotenv, load_dotenv
 
 from bot.app import TicTacToeBot
+from bot.discord_internals import colour_log_formatter
 from bot.ops.memory import share_one_heap
 from bot.ops.metrics import Metrics
 from bot.ops.shards import ShardLogFilter
@@ -99,7 +100,7 @@ def log_formatter(stream: TextIO) -> logging.Formatter:
     """
     isatty = getattr(stream, "isatty", None)
     if callable(isatty) and isatty():
-        return discord.utils._ColourFormatter()
+        return colour_log_formatter()
     return logging.Formatter(LOG_FORMAT, LOG_DATE_FORMAT)
 
 
@@ -219,6 +220,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr.write(f"error: {problem}\n")
         return 2
     setup_logging(settings.logging_level)
+    for warning in settings.warnings:
+        log.warning("%s", warning)
     # This bot has no voice features: skip discord.py's start-up warnings about voice libraries.
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     return asyncio.run(run(settings))

@@ -16,7 +16,10 @@ from discord.ext import commands
 
 import tictactoe as ttt
 from bot import i18n
+from bot.door import TokenEditor
+from bot.errors import Failures, FailureTree
 from bot.game.cog import TicTacToeCog, monotonic
+from bot.game.table import Table
 from bot.guilds.api import SettingsMemory
 from bot.guilds.cog import SettingsCog
 from bot.guilds.events import ServerSettingsEvents
@@ -25,14 +28,15 @@ from bot.ops.health import Health
 from bot.ops.memory import release_freed_memory
 from bot.ops.metrics import Metrics
 from bot.ops.rest_errors import count_rest_errors
-from bot.ops.shards import describe_shard_ids, holds_shard_zero
+from bot.ops.shards import describe_shard_ids, holds_shard_zero, shard_of
 from bot.ops.shards_cog import ShardsCog
 from bot.ops.status_server import StatusServer
 from bot.puzzles.cog import PuzzleCog
 from bot.records.api import GameWriter, Records
 from bot.records.cog import RecordsCog
 from bot.settings import Settings
-from bot.ui import Routes
+from bot.ui import Routes, release
+from bot.view.words import command_mention
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +48,8 @@ _SERVER_SIDE_KEYS = frozenset({"id", "application_id", "version", "guild_id", "d
 
 
 class TicTacToeBot(commands.AutoShardedBot):
+    table: Table  # where games are played: built in setup_hook
+
     def __init__(
         self,
         settings: Settings,
@@ -55,12 +61,16 @@ class TicTacToeBot(commands.AutoShardedBot):
         metrics: Metrics | None = None,
     ) -> None:
         self.metrics = metrics or Metrics(exported=settings.metrics_port is not None)
+        # Failed commands (in the tree) and components (on_interaction), handled alike.
+        self.failures = Failures(self.metrics)
         super().__init__(
             command_prefix=commands.when_mentioned,  # no prefix commands; slash only
             # Interactions need no privileged intent; emoji updates tell when a server deletes
             # an emoji its settings show on boards.
             intents=discord.Intents(guilds=True, emojis_and_stickers=True),
             help_command=None,
+            # A failed command is counted, logged and apologised for (bot/errors.py).
+            tree_cls=FailureTree,
             # Nothing the bot says pings anyone, unless a message says whom (a challenge).
             allowed_mentions=discord.AllowedMentions.none(),
             # None: as many shards as Discord recommends, all in this process. (discord.py's
@@ -91,11 +101,19 @@ class TicTacToeBot(commands.AutoShardedBot):
 
     async def on_interaction(self, interaction: discord.Interaction[TicTacToeBot]) -> None:
         """A component interaction, to the capability whose custom_id it carries (bot/ui.py:
-        Routes); slash commands go to the command tree, not here."""
+        Routes); slash commands go to the command tree, not here. A handler that raises is
+        counted, logged and apologised for (bot/errors.py), and every handled interaction is
+        released (bot/ui.py)."""
         found = self.routes.find(interaction)
-        if found is not None:
-            handler, custom_id = found
+        if found is None:
+            return
+        handler, custom_id = found
+        try:
             await handler(interaction, custom_id)
+        except Exception as error:
+            await self.failures.component_failed(interaction, custom_id, error)
+        finally:
+            release(interaction)
 
     def running_shards(self) -> list[int] | None:
         """The shards this process runs; None until Discord has said how many there are."""
@@ -114,16 +132,8 @@ class TicTacToeBot(commands.AutoShardedBot):
         await self.add_cog(ShardsCog(self))
         # Names and descriptions in each user's Discord language, from the same catalogs.
         await self.tree.set_translator(CommandTranslator())
-        await self.add_cog(
-            TicTacToeCog(
-                self,
-                rng=self.rng,
-                game_timeout=self.settings.game_timeout_seconds,
-                clock=self.clock,
-                metrics=self.metrics,
-                server_settings=self.server_settings,
-            )
-        )
+        self.table = self.build_table()
+        await self.add_cog(TicTacToeCog(self, self.table, self.metrics))
         # The puzzle set is built in a worker thread as the cog loads: no click waits on it.
         records = self.records
         await self.add_cog(
@@ -166,6 +176,30 @@ class TicTacToeBot(commands.AutoShardedBot):
         gc.collect()
         gc.freeze()
         release_freed_memory()
+
+    def build_table(self) -> Table:
+        """The game's table, wired to this bot: its edits by token, its clock, its settings, and
+        `game_finished` for whoever listens (the records)."""
+
+        def bot_id() -> int:
+            assert self.user is not None
+            return self.user.id
+
+        return Table(
+            TokenEditor(self),
+            rng=self.rng,
+            game_timeout=self.settings.game_timeout_seconds,
+            clock=self.clock,
+            bot_id=bot_id,
+            announce=lambda finished: self.dispatch("game_finished", finished),
+            metrics=self.metrics,
+            server_settings=self.server_settings,
+            emoji_exists=lambda emoji_id: self.get_emoji(emoji_id) is not None,
+            command_mention=lambda: command_mention(self.command_ids.get("tictactoe")),
+            shard_of=lambda guild_id: shard_of(guild_id, self.shard_count),
+            # Discord's clock, as every other end time (a snowflake's); SimCord's in tests.
+            wall_clock=lambda: discord.utils.utcnow().timestamp(),
+        )
 
     def watch_recording(self, writer: GameWriter) -> None:
         """/healthz fails while finished games cannot be written; /metrics shows how many wait

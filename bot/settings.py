@@ -17,10 +17,13 @@ from typing import TypeVar
 from bot.ops.shards import ShardSpecError, check_shards_share_database, parse_shard_ids
 from bot.records.sql.url import UnsupportedDatabaseError, parse_url
 
-DEFAULT_GAME_TIMEOUT_SECONDS = 600
+DEFAULT_TURN_TIMEOUT_SECONDS = 600
 # An interaction token lasts 15 minutes; the idle timeout edits the board with the last one.
-MAX_GAME_TIMEOUT_SECONDS = 840
-MIN_GAME_TIMEOUT_SECONDS = 30
+MAX_TURN_TIMEOUT_SECONDS = 840
+MIN_TURN_TIMEOUT_SECONDS = 30
+TURN_TIMEOUT = "TURN_TIMEOUT_SECONDS"
+# The same setting's name before it was called after /settings' "Turn timeout"; still read.
+DEPRECATED_TURN_TIMEOUT = "GAME_TIMEOUT_SECONDS"
 # Far above what any bot needs (Discord asks for one shard per 1,000 servers at most).
 MAX_SHARD_COUNT = 65535
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -66,11 +69,12 @@ SETTINGS: tuple[SettingInfo, ...] = (
         "empty to register the command in every server.",
     ),
     SettingInfo(
-        "GAME_TIMEOUT_SECONDS",
-        str(DEFAULT_GAME_TIMEOUT_SECONDS),
-        "Seconds without a move before a game expires and frees its channel: "
-        f"{MIN_GAME_TIMEOUT_SECONDS} to {MAX_GAME_TIMEOUT_SECONDS} (an interaction token is "
-        "valid for 15 minutes).",
+        TURN_TIMEOUT,
+        str(DEFAULT_TURN_TIMEOUT_SECONDS),
+        "The turn timeout: seconds a player has for each move before the game ends and frees "
+        f"its channel, {MIN_TURN_TIMEOUT_SECONDS} to {MAX_TURN_TIMEOUT_SECONDS} (an interaction "
+        "token is valid for 15 minutes). A server can choose its own in /settings. Formerly "
+        f"{DEPRECATED_TURN_TIMEOUT}, still read when this is not set.",
     ),
     SettingInfo(
         "LOG_LEVEL",
@@ -141,7 +145,7 @@ class MissingTokenError(SettingsError):
 class Settings:
     token: str = field(repr=False)
     guild_id: int | None = None
-    game_timeout_seconds: int = DEFAULT_GAME_TIMEOUT_SECONDS
+    game_timeout_seconds: int = DEFAULT_TURN_TIMEOUT_SECONDS  # TURN_TIMEOUT_SECONDS
     log_level: str = "INFO"
     data_dir: Path = Path(DEFAULT_DATA_DIR)
     database_url: str = field(
@@ -153,6 +157,8 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None  # None: every shard
     metrics_port: int | None = None
     metrics_host: str = DEFAULT_METRICS_HOST
+    # Lines to log once logging is set up: a deprecated name in use, and what to do.
+    warnings: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Settings:
@@ -172,7 +178,7 @@ class Settings:
 
         token = check(_token, "")
         guild_id = check(_guild_id, None)
-        game_timeout_seconds = check(_game_timeout_seconds, DEFAULT_GAME_TIMEOUT_SECONDS)
+        game_timeout_seconds = check(_turn_timeout_seconds, DEFAULT_TURN_TIMEOUT_SECONDS)
         log_level = check(log_level_from_env, DEFAULT_LOG_LEVEL)
         data_dir = check(_data_dir, Path(DEFAULT_DATA_DIR))
         database_url = check(_database_url, "")
@@ -198,6 +204,7 @@ class Settings:
             shard_ids=shard_ids,
             metrics_port=metrics_port,
             metrics_host=metrics_host,
+            warnings=_deprecations(environ),
         )
 
     @property
@@ -264,15 +271,16 @@ def _guild_id(environ: Mapping[str, str]) -> int | None:
     return int(raw)
 
 
-def _game_timeout_seconds(environ: Mapping[str, str]) -> int:
-    name, minimum, maximum = (
-        "GAME_TIMEOUT_SECONDS",
-        MIN_GAME_TIMEOUT_SECONDS,
-        MAX_GAME_TIMEOUT_SECONDS,
-    )
-    raw = environ.get(name, "").strip()
+def _turn_timeout_seconds(environ: Mapping[str, str]) -> int:
+    """TURN_TIMEOUT_SECONDS, or else the deprecated GAME_TIMEOUT_SECONDS; an error names the
+    one that was read."""
+    minimum, maximum = MIN_TURN_TIMEOUT_SECONDS, MAX_TURN_TIMEOUT_SECONDS
+    name, raw = TURN_TIMEOUT, environ.get(TURN_TIMEOUT, "").strip()
     if not raw:
-        return DEFAULT_GAME_TIMEOUT_SECONDS
+        name = f"{DEPRECATED_TURN_TIMEOUT} (now {TURN_TIMEOUT})"
+        raw = environ.get(DEPRECATED_TURN_TIMEOUT, "").strip()
+    if not raw:
+        return DEFAULT_TURN_TIMEOUT_SECONDS
     try:
         value = int(raw)
     except ValueError:
@@ -282,6 +290,15 @@ def _game_timeout_seconds(environ: Mapping[str, str]) -> int:
             f"{name} must be a whole number of seconds from {minimum} to {maximum}, not {raw!r}"
         )
     return value
+
+
+def _deprecations(environ: Mapping[str, str]) -> tuple[str, ...]:
+    """A line for each deprecated setting that is set."""
+    if not environ.get(DEPRECATED_TURN_TIMEOUT, "").strip():
+        return ()
+    if environ.get(TURN_TIMEOUT, "").strip():
+        return (f"{DEPRECATED_TURN_TIMEOUT} is ignored: {TURN_TIMEOUT} is set; remove it",)
+    return (f"{DEPRECATED_TURN_TIMEOUT} is deprecated: rename it {TURN_TIMEOUT}",)
 
 
 def _data_dir(environ: Mapping[str, str]) -> Path:

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
-from discord.http import Route
-from discord.webhook.async_ import async_context
 
+from bot.discord_internals import forget_response, mark_answered, post_interaction_callback
 from bot.view.cards import Card, ModalSpec, Reply
 from bot.view.components import (
     COMPONENTS_V2_FLAG,
@@ -29,10 +28,9 @@ from bot.view.components import (
 )
 from bot.view.replies import render_apology
 
-if TYPE_CHECKING:
-    from bot.app import TicTacToeBot
-
-Interaction: TypeAlias = "discord.Interaction[TicTacToeBot]"
+# An interaction as the views' Discord side needs it: of any client (this layer knows nothing
+# of the bot above it).
+Interaction: TypeAlias = discord.Interaction[Any]
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +41,11 @@ DIFFICULTY_CHOICES = [
     app_commands.Choice(name=locale_str("Hard — slips now and then"), value="hard"),
     app_commands.Choice(name=locale_str("Impossible — never loses"), value="impossible"),
 ]
+
+
+class Answered(Exception):
+    """A failure its handler has already answered and logged: raised to end the handling, and
+    let pass quietly by the bot's error handling (bot/errors.py), uncounted."""
 
 
 # A capability's handler of its own components: the interaction and its custom_id.
@@ -97,8 +100,8 @@ class _Prebuilt:
 
     discord.py never listens to it (clicks go to the cog's listener), so it skips what
     discord.py's view constructor sets up for views it listens to: items, a timeout, a future
-    and a random id. That saved about 5 µs per board, a click's costliest discord.py call after
-    the JSON encoding (benchmarks/bot_load.py). What discord.py asks of a view it only sends
+    and a random id, a click's costliest discord.py call after the JSON encoding (measured with
+    benchmarks/bot_load.py: docs/performance.md). What discord.py asks of a view it only sends
     is answered here and below.
     """
 
@@ -157,9 +160,9 @@ async def update_message(interaction: Interaction, card: Card) -> None:
     """Answer a click by editing its message to show `card` (Components V2).
 
     Sent straight to the interaction's callback endpoint with the body already in Discord's
-    JSON (see `_answer`): it skips discord.py's view and parameter handling, for about 3% of a
-    click's CPU (benchmarks/bot_load.py, paired runs). `interaction.response.is_done()` is true
-    afterwards, as after edit_message.
+    JSON (see `_answer`): it skips discord.py's view and parameter handling (the CPU it saves a
+    click: benchmarks/bot_load.py, paired runs, in docs/performance.md).
+    `interaction.response.is_done()` is true afterwards, as after edit_message.
     """
     data: dict[str, Any] = {
         # A board posted by the previous version had text content, which a Components V2
@@ -180,33 +183,19 @@ async def show_modal(interaction: Interaction, modal: ModalSpec) -> None:
 
 
 async def _answer(
-    interaction: Interaction, kind: discord.InteractionResponseType, data: dict[str, Any]
+    interaction: discord.Interaction[Any],
+    kind: discord.InteractionResponseType,
+    data: dict[str, Any],
 ) -> None:
     """POST the interaction's callback through discord.py's webhook adapter (its rate limits,
     retries and errors), without `with_response`: Discord then answers 204 with no body, where
     discord.py's own calls ask for the edited message back and decode it (ours would be
-    thrown away). This is discord.py's internals, pinned in requirements-bot.txt; every click
-    test goes through here."""
-    route = Route(
-        "POST",
-        "/interactions/{webhook_id}/{webhook_token}/callback",
-        webhook_id=interaction.id,
-        webhook_token=interaction.token,
-    )
-    http = interaction._state.http
-    await async_context.get().request(
-        route,
-        session=interaction._session,
-        payload={"type": kind.value, "data": data},
-        proxy=http.proxy,
-        proxy_auth=http.proxy_auth,
-    )
+    thrown away). discord.py's internals (bot/discord_internals.py); every click test goes
+    through here."""
+    await post_interaction_callback(interaction, kind, data)
     # What discord.py leaves behind: `interaction.response.is_done()` is true, so an error
-    # after this apologises with a followup. Put in discord.py's cache slot directly: the
-    # `response` property would first raise and catch an AttributeError to find it empty.
-    response = discord.InteractionResponse(interaction)
-    response._response_type = kind
-    setattr(interaction, "_cs_response", response)  # noqa: B010 - a private slot of discord.py's
+    # after this apologises with a followup.
+    mark_answered(interaction, kind)
 
 
 async def tell(interaction: discord.Interaction[Any], reply: Reply) -> None:
@@ -237,9 +226,7 @@ def release(interaction: discord.Interaction[Any]) -> None:
     discord.py caches `interaction.response` on the interaction, and the InteractionResponse
     refers back to it, so each answered interaction (with its message, components, user and
     member: about 60 objects) would outlive its handler as cyclic garbage that only the
-    collector frees. Measured with benchmarks/bot_load.py, 1,000 games: 280 young and 2 full
-    collections per 3,000 clicks before, 16-38 young and none after. `_cs_response` is the
-    slot discord.py caches it in; were it renamed, this would do nothing.
+    collector frees. benchmarks/bot_load.py counts the collections during play (figures in
+    docs/performance.md).
     """
-    if hasattr(interaction, "_cs_response"):  # set once `response` was first used
-        delattr(interaction, "_cs_response")
+    forget_response(interaction)

@@ -7,6 +7,7 @@ memoized negamax. Scores are from the point of view of the player to move: 1 win
 prefers a quicker win and a slower loss.
 """
 
+from fractions import Fraction
 from functools import cache
 
 X_MARK, O_MARK = "X", "O"
@@ -204,3 +205,34 @@ def replay(indexes):
         assert not is_over(cells)
         cells = play(cells, index)
     return cells
+
+
+# The AI's levels, by the names the engine gives them.
+EASY_LEVEL, MEDIUM_LEVEL, HARD_LEVEL = "easy", "medium", "hard"
+
+
+def level_chances(cells, level):
+    """What each level plays, from its description: easy takes a win in one, else any move;
+    medium also avoids moves after which the opponent wins at once; hard plays a best move on
+    3 turns out of 4, else as medium."""
+    me = mover(cells)
+    wins = winning_cells(cells, me)
+    moves = sorted(empties(cells))
+    if wins:
+        short_sighted = sorted(wins)
+    elif level == EASY_LEVEL:
+        short_sighted = moves
+    else:
+        safe = [index for index in moves if not winning_cells(play(cells, index), other(me))]
+        short_sighted = safe or moves
+    chances: dict[int, Fraction] = {}
+    if level == HARD_LEVEL:
+        best = sorted(best_moves(cells))
+        for index in best:
+            chances[index] = chances.get(index, Fraction(0)) + Fraction(3, 4) / len(best)
+        for index in short_sighted:
+            chances[index] = chances.get(index, Fraction(0)) + Fraction(1, 4) / len(short_sighted)
+    else:
+        for index in short_sighted:
+            chances[index] = chances.get(index, Fraction(0)) + Fraction(1, len(short_sighted))
+    return chances

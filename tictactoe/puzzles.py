@@ -23,8 +23,9 @@ Definitions (the tests check each against an independent brute force, over the w
   then the player keeps moving, even at a turn where every move happens to keep the draw (a
   later turn on that line still holds a losing move; 5 such turns in the whole set).
 - **Wrong.** Any other move ends the attempt: the refutation is the opponent's reply to it
-  (chosen by the same rule) with the hint's reason for that reply, and what the wrong move leads
-  to under perfect play.
+  (chosen by the same rule) with the hint's reason for that reply, what the wrong move leads
+  to under perfect play, and the player's hint once the reply is on the board (what the
+  opponent threatens now).
 - **Themes** are the hint's reasons (`review.ReasonKind`) for the puzzle's first position, plus
   ONLY_MOVE when one cell is correct. Each step's task comes from the hint of that step.
 - **Difficulty.** For each of the easy, medium and hard levels, the exact chance that the level
@@ -153,6 +154,9 @@ class Refutation:
     reply: Action  # the opponent's best answer
     reason: Reason  # the hint's reason for that answer, with the opponent as the player to move
     correct: frozenset[Action]  # the moves that were correct
+    # The hint's reason for the player once the reply is on the board (what the opponent
+    # threatens now); None when the reply ended the game.
+    now: Reason | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -547,9 +551,12 @@ def _refute(board: Rows, move: Action, reply: Action, correct: frozenset[Action]
     before = advice.value
     after = next(cell.value for cell in advice.cells if cell.action == move)
     verdict = Verdict.INACCURATE if after.outcome is before.outcome else Verdict.MISTAKE
-    answering = _hint(_play(_flat(board), move))
+    after_move = _play(_flat(board), move)
+    answering = _hint(after_move)
+    after_reply = _play(after_move, reply)
+    now = None if _over(after_reply) else _hint(after_reply).reason
     return Refutation(
-        move, answering.player, verdict, before, after, reply, answering.reason, correct
+        move, answering.player, verdict, before, after, reply, answering.reason, correct, now
     )
 
 

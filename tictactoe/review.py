@@ -1,4 +1,5 @@
-"""Hints and move-by-move reviews under perfect play, as data for any renderer.
+"""Hints and move-by-move reviews under perfect play, as data for any renderer; and, against a
+level that can go wrong, each safe move's exact chance to win (`winning_chances`).
 
 Nothing here is prose: the Discord bot words these results in many languages and the terminal
 game in English, so every answer is an enum or a small frozen value. Cells are numbered 1-9 row
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 from functools import cache
 
 from .rules import (
@@ -31,7 +33,7 @@ from .rules import (
     validate_action,
     winner,
 )
-from .solver import analyse, best_actions
+from .solver import analyse, best_actions, move_chances
 
 Line = tuple[int, int, int]
 Row = tuple[Cell, Cell, Cell]
@@ -241,6 +243,26 @@ def hint(board: Board) -> Hint:
     return Hint(mover, cells, best, _reason(board, mover, values, best))
 
 
+def winning_chances(board: Board, difficulty: str) -> dict[Action, Fraction]:
+    """Against the AI at `difficulty`, the exact chance that each safe move wins: the moves
+    that keep the position's outcome under perfect play, so that none risks a worse result.
+
+    The opponent plays as `choose_move` does at that level (`solver.move_chances`); the player
+    goes on the same way, each later move a safe one that wins most often. Against a level that
+    can slip, a drawn position can still be won: this says which move gives it the most room to
+    go wrong. Empty on a finished board; raises ValueError on a board that cannot arise in a
+    game or an unknown difficulty.
+    """
+    if not _move_values(board):
+        move_chances(board, difficulty)  # checks the difficulty
+        return {}
+    key = _rows(board)
+    return {
+        action: _chance_after(_rows(result(board, action)), player(board), difficulty)
+        for action in _safe_moves(key)
+    }
+
+
 def review(moves: Sequence[Action]) -> Review:
     """Judge every move of a game played from the empty board, X first.
 
@@ -305,6 +327,37 @@ def _rows(board: Board) -> Rows:
     """An immutable copy of the board, the shape the bot keeps its boards in."""
     (a, b, c), (d, e, f), (g, h, i) = board
     return (a, b, c), (d, e, f), (g, h, i)
+
+
+# --- chances against a level ------------------------------------------------------------------
+
+
+@cache
+def _safe_moves(board: Rows) -> tuple[Action, ...]:
+    """The moves that keep the position's outcome under perfect play, however slowly."""
+    values = _move_values([list(row) for row in board])
+    if not values:
+        return ()
+    best = values[best_actions([list(row) for row in board])[0]].outcome
+    return tuple(action for action, value in sorted(values.items()) if value.outcome is best)
+
+
+@cache
+def _chance_after(board: Rows, me: str, difficulty: str) -> Fraction:
+    """`me`'s chance to win once they have moved to `board`, the level to reply."""
+    cells = [list(row) for row in board]
+    if terminal(cells):
+        return Fraction(1 if winner(cells) == me else 0)
+    total = Fraction(0)
+    for reply, share in move_chances(cells, difficulty).items():
+        after = result(cells, reply)
+        if terminal(after):
+            continue  # the level won, or drew on the last cell
+        rows = _rows(after)
+        total += share * max(
+            _chance_after(_rows(result(after, move)), me, difficulty) for move in _safe_moves(rows)
+        )
+    return total
 
 
 # --- reasons -----------------------------------------------------------------------------------

@@ -49,6 +49,7 @@ from bot.ui import card_view
 from bot.view import components
 from bot.view.board import render_game
 from fake_discord import Json, as_json, reading
+from tests.support.moves import first_empty
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, ViewportSize
@@ -164,11 +165,9 @@ def board_message(world: DemoWorld) -> discord.Message:
     raise LookupError("no board in the channel")
 
 
-def game_over(message: discord.Message) -> bool:
+def is_over(message: discord.Message) -> bool:
     """Finished boards keep their cells at full strength; only a live one offers Resign."""
-    return not any(
-        (button.get("label") or "").casefold() == "resign" for button in _buttons(message)
-    )
+    return reading.is_over(as_json(message))
 
 
 async def play(actor: MemberActor, world: DemoWorld, cell: ttt.Action) -> InteractionResult:
@@ -196,10 +195,6 @@ async def click_button(actor: MemberActor, message: discord.Message, word: str) 
 Strategy = Callable[[ttt.Board], ttt.Action]
 
 
-def first_empty(board: ttt.Board) -> ttt.Action:
-    return min(ttt.actions(board))
-
-
 def perfect(board: ttt.Board) -> ttt.Action:
     move = ttt.minimax(board)
     assert move is not None
@@ -210,11 +205,11 @@ async def play_out(actor: MemberActor, world: DemoWorld, choose: Strategy) -> tt
     """Let `actor` pick cells with `choose` until the game on the latest board ends."""
     for _ in range(5):  # one side makes at most 5 moves
         message = board_message(world)
-        if game_over(message):
+        if is_over(message):
             break
         await play(actor, world, choose(read_board(message)))
     message = board_message(world)
-    reached(game_over(message), "the game ended")
+    reached(is_over(message), "the game ended")
     return read_board(message)
 
 
@@ -322,7 +317,7 @@ async def expired(world: DemoWorld) -> MemberActor:
     await tictactoe(world.you, world)
     await play(world.you, world, (0, 0))
     await world.env.advance_time(game_timeout(world) + 1)
-    reached(game_over(board_message(world)), "the game is over")
+    reached(is_over(board_message(world)), "the game is over")
     return world.you
 
 
@@ -370,7 +365,7 @@ async def resigned(world: DemoWorld) -> MemberActor:
     await ask_to_resign(world)
     question = world.channel.history(viewer=world.you)[-1]
     await click_button(world.you, question, "yes")
-    reached(game_over(board_message(world)), "the game is over")
+    reached(is_over(board_message(world)), "the game is over")
     return world.you
 
 
@@ -547,7 +542,7 @@ async def resign_cancelled(world: DemoWorld) -> MemberActor:
     await ask_to_resign(world)
     question = world.channel.history(viewer=world.you)[-1]
     await click_button(world.you, question, "cancel")
-    reached(not game_over(board_message(world)), "the game goes on")
+    reached(not is_over(board_message(world)), "the game goes on")
     return world.you
 
 
@@ -723,6 +718,25 @@ async def standard_emoji_board(world: DemoWorld) -> MemberActor:
     await post_board(world, Game.from_moves(world.you.id, world.friend.id, None, (4, 0), look=look))
     await play(world.you, world, (2, 2))
     reached(read_board(board_message(world))[2][2] == ttt.X, "your move shows")
+    return world.friend
+
+
+@state("37-hint-easy", "Hint against Easy: perfect play's outcomes, then what wins most often")
+async def hint_against_easy(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, difficulty="easy")
+    await click_button(world.you, board_message(world), "hint")
+    reached("Against Easy" in str(as_json(last_seen_by(world, world.you))), "the level's line")
+    return world.you
+
+
+@state("38-emoji-challenge", "A challenge on a server whose marks are 🐱 and ⭐: 🐱 moves first")
+async def emoji_challenge(world: DemoWorld) -> MemberActor:
+    look = Look(None, Mark("🐱"), Mark("⭐"))
+    bot = world.env.bot
+    assert isinstance(bot, TicTacToeBot)
+    bot.server_settings.put(world.guild.id, ServerSettings(x_emoji=look.x, o_emoji=look.o))
+    await tictactoe(world.you, world, opponent=world.friend)
+    reached(not is_board(world.channel.history()[-1]), "an open challenge, no board yet")
     return world.friend
 
 

@@ -34,7 +34,6 @@ from typing import NamedTuple
 import tictactoe as ttt
 from bot.core.game import (
     AI,
-    SOURCE_LOCALE,
     Challenge,
     Ending,
     Game,
@@ -45,6 +44,7 @@ from bot.core.game import (
     freeze_board,
 )
 from bot.core.server import DEFAULT_LOOK, PLACEHOLDER_EMOJI_NAME, Look, Mark, SettingError
+from bot.i18n import SOURCE_LOCALE
 
 PREFIX = "ttt2:"
 LEGACY_PREFIX = "ttt:"

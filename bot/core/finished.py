@@ -40,6 +40,7 @@ class FinishedGame:
     guild_id: int | None  # the server, or None in a DM or group DM
     place: Place
     user_installed: bool  # reached through a user install rather than the server's
+    kind: str = "classic"  # the kind of board: "classic" Tic-Tac-Toe
 
 
 def snowflake_time(snowflake: int) -> float:
@@ -89,6 +90,23 @@ def winner_of(game: Game, finish: Finish) -> str | None:
     return game.winner_mark
 
 
+def counts(game: Game) -> bool:
+    """Whether a finished game counts for its players (tallies, streaks, ratings): it ended on
+    the board, or it was resigned or ran out of time once both sides had moved."""
+    if game.ending is None:
+        return True
+    flat = (*game.board[0], *game.board[1], *game.board[2])
+    return ttt.X in flat and ttt.O in flat
+
+
+def expired_winner(game: Game) -> str | None:
+    """The mark that wins a game that ran out of time and counts (see `counts`); None for any
+    other game."""
+    if game.ending is not Ending.EXPIRED or not counts(game):
+        return None
+    return winner_of(game, Finish.EXPIRED)
+
+
 def ending_of(finish: Finish, winner: str | None) -> Ending | None:
     """The Game ending that gives `finish` (the inverse of Finish.of, for a stored game)."""
     if finish is Finish.RESIGNED:
@@ -98,8 +116,8 @@ def ending_of(finish: Finish, winner: str | None) -> Ending | None:
     return None
 
 
-def kind_of(game: Game) -> str:
-    """A game's kind, as the metrics label it."""
+def opponent_kind(game: Game) -> str:
+    """Whom the game was against, as the metrics label it ("ai" or "friend")."""
     return "ai" if game.vs_ai else "friend"
 
 

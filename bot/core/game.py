@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import tictactoe as ttt
 from bot.core.server import DEFAULT_LOOK, Look
+from bot.i18n import SOURCE_LOCALE
 
 AI = 0  # the player id that stands for the bot itself
 # The ids that stand for players who deleted their data, in a recorded game rebuilt for its
@@ -18,7 +19,6 @@ AI = 0  # the player id that stands for the bot itself
 DELETED_PLAYER = 1
 DELETED_PLAYERS = frozenset({DELETED_PLAYER, DELETED_PLAYER + 1})
 MAX_SNOWFLAKE = 2**64 - 1
-SOURCE_LOCALE = "en-US"
 
 Cell = str | None
 Row = tuple[Cell, Cell, Cell]

@@ -15,7 +15,6 @@ import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
-import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
@@ -31,7 +30,6 @@ from bot.ui import (
     DIFFICULTY_CHOICES,
     apologise,
     card_view,
-    release,
     show_modal,
     tell,
     update_message,
@@ -72,13 +70,6 @@ class SettingsCog(commands.Cog, name="Settings"):
         # One change at a time per server, so that two admins' changes to different settings
         # both last (each applies to what the other saved).
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        self.metrics.command_errors.inc()
-        log.error("/settings failed in channel %s", interaction.channel_id, exc_info=error)
-        await apologise(interaction)
 
     # ------------------------------------------------------------------ /settings
 
@@ -182,22 +173,9 @@ class SettingsCog(commands.Cog, name="Settings"):
         self.bot.routes.remove((settings_view.PREFIX,))
 
     async def on_component(self, interaction: Interaction, custom_id: str) -> None:
-        """The card's selects, buttons and modals, routed by custom_id (see bot/ui.py)."""
+        """The card's selects, buttons and modals, routed by custom_id (see bot/ui.py; a
+        failure is answered by the bot: bot/errors.py)."""
         data: Mapping[str, Any] = interaction.data or {}
-        try:
-            await self._on_control(interaction, custom_id, data)
-        except Exception:
-            self.metrics.click_errors.inc()
-            log.exception(
-                "Settings control %r failed in channel %s", custom_id, interaction.channel_id
-            )
-            await apologise(interaction)
-        finally:
-            release(interaction)
-
-    async def _on_control(
-        self, interaction: Interaction, custom_id: str, data: Mapping[str, Any]
-    ) -> None:
         locale = str(interaction.locale)
         click = settings_view.parse_control(custom_id)
         guild_id = interaction.guild_id

@@ -101,10 +101,6 @@ _EXPLAINED = {
 }
 
 
-def setting_name(setting: str, locale: str | None) -> str:
-    return translations(locale).gettext(_NAMES[setting])
-
-
 def duration(seconds: int, tr: gettext.NullTranslations) -> str:
     """30 seconds, 1 minute, 14 minutes, 1 hour: the durations /settings offers, in words."""
     if seconds % 3600 == 0:
@@ -131,7 +127,7 @@ def value_text(
     if setting == DIFFICULTY:
         return difficulty_name(value, _)
     if setting == TURN_TIMEOUT:
-        if value is None:
+        if value in (None, default_timeout):
             return _("{duration} (the default)").format(duration=duration(default_timeout, tr))
         return duration(value, tr)
     if setting == CHALLENGE_COOLDOWN:
@@ -180,12 +176,15 @@ def _select(
             for level in DIFFICULTY_CHOICES
         ]
     elif setting == TURN_TIMEOUT:
+        # One entry per length: the default's entry stands for its length, chosen or not.
         default = _("{duration} (the default)").format(duration=duration(default_timeout, tr))
-        options = [SelectOption(default, DEFAULT_CHOICE, current is None)]
+        options = [SelectOption(default, DEFAULT_CHOICE, current in (None, default_timeout))]
         options += [
             SelectOption(duration(seconds, tr), str(seconds), seconds == current)
             for seconds in TURN_TIMEOUT_CHOICES
+            if seconds != default_timeout
         ]
+        options.sort(key=lambda option: _option_seconds(option, default_timeout))
     else:
         options = [
             SelectOption(
@@ -194,6 +193,10 @@ def _select(
             for seconds in CHALLENGE_COOLDOWN_CHOICES
         ]
     return SelectSpec(control_id(setting), tuple(options), _(_NAMES[setting]))
+
+
+def _option_seconds(option: SelectOption, default_timeout: int) -> int:
+    return default_timeout if option.value == DEFAULT_CHOICE else int(option.value)
 
 
 def render_settings(

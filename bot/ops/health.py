@@ -35,17 +35,11 @@ class Health:
         """Make /healthz fail, naming `name`, whenever `check()` returns a reason."""
         self._checks[name] = check
 
-    def remove_check(self, name: str) -> None:
-        self._checks.pop(name, None)
-
     def set_shard(self, shard_id: int, state: ShardState) -> ShardState | None:
         """Record a shard's new state; its previous one (None: first seen)."""
         previous = self._shards.get(shard_id)
         self._shards[shard_id] = state
         return previous
-
-    def shard_states(self) -> dict[int, ShardState]:
-        return dict(self._shards)
 
     def problem(self) -> str | None:
         """One line saying what is wrong, or None when healthy."""

@@ -1,12 +1,12 @@
 """What the bot counts, for Prometheus: one registry per bot (tests run several in a process).
 
-Every metric is named `tictactoe_*` (README, "Running it big", lists them). The click path only
-increments children bound here once (a `.labels()` look-up takes a lock and a dict: about as
-long as the increment itself); live games and gateway latency are read when scraped.
+Every metric is named `tictactoe_*` (docs/operations.md, "Health and metrics", lists them). The
+click path only increments children bound here once (a `.labels()` look-up takes a lock and a
+dict: about as long as the increment itself); live games and gateway latency are read when scraped.
 
-prometheus_client (about 1 MB) is imported only when the metrics are exported (METRICS_PORT):
-otherwise the same names count in plain Python numbers that nothing reads, at a fraction of the
-cost of prometheus_client's locked values (docs/performance.md).
+prometheus_client (its RSS: benchmarks/import_memory.py) is imported only when the metrics are
+exported (METRICS_PORT): otherwise the same names count in plain Python numbers that nothing
+reads, at a fraction of the cost of prometheus_client's locked values (docs/performance.md).
 """
 
 from __future__ import annotations

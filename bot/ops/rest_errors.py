@@ -1,8 +1,8 @@
 """Discord's error answers, counted as discord.py reads them (for /metrics).
 
 discord.py offers an aiohttp trace (`http_trace`) for this, but any trace makes aiohttp send
-its signals on every request: about 16 µs of CPU per request, measured on this machine (a
-local server, 12,000 requests each way), on every click's answer. Wrapping the session's
+its signals on every request, on every click's answer (their CPU per request, measured
+against a local server: docs/performance.md). Wrapping the session's
 `request` costs one small object per request instead, and sees the same answers: every REST
 call, and every interaction callback (an Interaction takes the same session).
 """
@@ -12,18 +12,16 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Any
 
+from bot.discord_internals import http_session, replace_http_session
 from bot.ops.metrics import Metrics
-
-# Where discord.py's HTTPClient keeps its aiohttp session (its `__session`, name-mangled),
-# which Interactions and webhooks also take.
-_SESSION = "_HTTPClient__session"
 
 
 def count_rest_errors(http: Any, metrics: Metrics) -> None:
     """Count the error answers of `http`'s session, once it exists (after login)."""
-    session = getattr(http, _SESSION, None)
+    session = http_session(http)
     if session and not isinstance(session, CountingSession):
-        setattr(http, _SESSION, CountingSession(session, metrics))
+        # Interactions take their session from the client: their callbacks are counted too.
+        replace_http_session(http, CountingSession(session, metrics))
 
 
 class CountingSession:

@@ -22,7 +22,8 @@ class StatusServer:
     """A small aiohttp server, on the bot's event loop, answering from `metrics` and `health`."""
 
     def __init__(self, metrics: Metrics, health: Health) -> None:
-        # Imported here: a bot without METRICS_PORT never loads aiohttp's server (about 3 MB).
+        # Imported here: a bot without METRICS_PORT never loads aiohttp's server (its RSS:
+        # benchmarks/import_memory.py).
         from aiohttp import web
 
         if metrics.registry is None:

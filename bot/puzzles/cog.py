@@ -23,6 +23,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.core.finished import snowflake_time
+from bot.core.rating import START
 from bot.puzzles import ids
 from bot.puzzles.ids import CellClick, Mode, NextClick, Shown
 from bot.puzzles.memory import PuzzleMemory, carried
@@ -34,7 +35,6 @@ from bot.puzzles.view import (
     render_taken,
 )
 from bot.records.api import READ_TIMEOUT_SECONDS, PuzzleAttempt, PuzzlePlayer, Rating
-from bot.core.rating import START
 from bot.ui import card_view, tell, update_message
 from tictactoe import puzzles
 from tictactoe.puzzles import Attempt, Status

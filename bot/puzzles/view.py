@@ -15,7 +15,7 @@ from bot.puzzles.ids import Mode, Shown, cell_ids, next_id
 from bot.view.board import ACCENT_NEUTRAL, ACCENT_OF_MARK, ACCENT_WIN, MARK_SWATCH, cell_looks
 from bot.view.cards import ButtonSpec, Card, Cells, Reply, Style
 from bot.view.teaching import reason_text
-from bot.view.words import Translate, cell_name, cells_named
+from bot.view.words import Translate, cell_name, cells_named, line_name
 from tictactoe.puzzles import Answer, Attempt, Goal, Refutation, Status, Task, encode
 from tictactoe.review import Outcome, ReasonKind, Rows, Verdict, cell_number
 
@@ -149,19 +149,84 @@ def _failure_text(refutation: Refutation, locale: str, _: Translate) -> str:
     reply = _("**{opponent}** replies at {cell}.").format(
         opponent=refutation.opponent, cell=cell_name(refutation.reply, _)
     )
-    # Translators: {opponent} is a mark, X or O; {reason} is the hint's sentence for that side.
-    why = _("💡 The hint for {opponent}: {reason}").format(
-        opponent=refutation.opponent, reason=reason_text(refutation.reason, locale)
-    )
-    correct = sorted(refutation.correct)
-    if len(correct) == 1:
-        right = _("The right move was {cell}.").format(cell=cell_name(correct[0], _))
-    else:
-        numbers = tuple(cell_number(action) for action in correct)
-        right = _("The right moves were {cells}.").format(
-            cells=cells_named(numbers, "or", locale, _)
+    lost = after is Outcome.LOSS
+    lines = [
+        f"{wrong.format(cell=cell)} {reply}",
+        "💡 " + _why_text(refutation, locale, _),
+        _right_moves_text(sorted(refutation.correct), lost, locale, _),
+    ]
+    return "\n".join(lines)
+
+
+def _why_text(refutation: Refutation, locale: str, _: Translate) -> str:
+    """What the wrong move let the opponent do, said to the player about the board they see
+    (the reply on it): what the opponent threatens now, or what their reply stopped."""
+    opponent, now, answer = f"**{refutation.opponent}**", refutation.now, refutation.reason
+    if refutation.verdict is Verdict.INACCURATE and now is not None:
+        return reason_text(now, locale)  # still a win: the player's own hint says how
+    if now is None and answer.kind is ReasonKind.WIN_NOW:
+        assert answer.line is not None
+        # Translators: {opponent} is a mark, X or O; {line} a line ("the middle column").
+        text = _("{opponent} was threatening {line}, and your move did not block it.")
+        return text.format(opponent=opponent, line=line_name(answer.line, _))
+    if refutation.after.outcome is Outcome.LOSS and now is not None:
+        theirs = cells_named(now.opponent_cells, "standard", locale, _)
+        if now.kind is ReasonKind.LOST_FORK:
+            # Translators: {opponent} is a mark, X or O; {theirs} a list of cells.
+            text = _(
+                "Now {opponent} threatens two lines at once ({theirs}): you can block only one."
+            )
+        elif now.kind is ReasonKind.BLOCK:
+            assert now.line is not None
+            # Translators: {opponent} is a mark, X or O; {line} a line ("the middle column");
+            # {cells} the cell that blocks it.
+            text = _(
+                "Now {opponent} threatens {line}: blocking it at {cells} does not save the game."
+            )
+        else:  # UNSTOPPABLE_FORK: with no threat on the board, a fork is coming
+            theirs = cells_named(now.opponent_cells, "or", locale, _)
+            # Translators: {opponent} is a mark, X or O; {theirs} a cell or a choice of cells.
+            text = _(
+                "Now {opponent} can make two threats at once next move ({theirs}), "
+                "and nothing stops it."
+            )
+        return text.format(
+            opponent=opponent,
+            theirs=theirs,
+            line="" if now.line is None else line_name(now.line, _),
+            cells=cells_named(now.cells, "or", locale, _),
         )
-    return "\n".join((f"{wrong.format(cell=cell)} {reply}", why, right))
+    # The win is gone: the reply stopped it.
+    if answer.kind is ReasonKind.BLOCK:
+        assert answer.line is not None
+        # Translators: {opponent} is a mark, X or O; {line} the player's line ("the top row").
+        text = _("{opponent} blocks your threat on {line}, and the win is gone.")
+        return text.format(opponent=opponent, line=line_name(answer.line, _))
+    if answer.kind is ReasonKind.BLOCK_FORK:
+        # Translators: {opponent} is a mark, X or O; {theirs} where the player could have made
+        # two threats at once.
+        text = _("{opponent} stops the fork you were threatening ({theirs}), and the win is gone.")
+        return text.format(
+            opponent=opponent, theirs=cells_named(answer.opponent_cells, "or", locale, _)
+        )
+    # Translators: {opponent} is a mark, X or O.
+    return _("{opponent} can hold the draw from here.").format(opponent=opponent)
+
+
+def _right_moves_text(correct: list[ttt.Action], lost: bool, locale: str, _: Translate) -> str:
+    """The moves that were correct; after a lost game, that they would have prevented it."""
+    if len(correct) == 1:
+        if lost:
+            text = _("The right move was {cell}: it would have prevented this.")
+        else:
+            text = _("The right move was {cell}.")
+        return text.format(cell=cell_name(correct[0], _))
+    if lost:
+        text = _("The right moves were {cells}: any of them would have prevented this.")
+    else:
+        text = _("The right moves were {cells}.")
+    numbers = tuple(cell_number(action) for action in correct)
+    return text.format(cells=cells_named(numbers, "or", locale, _))
 
 
 def _rating_lines(shown: Shown, change: RatingChange | None, _: Translate) -> list[str]:

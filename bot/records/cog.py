@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 from discord import app_commands
@@ -22,9 +22,16 @@ from discord.ext import commands
 from bot.core.finished import FinishedGame
 from bot.records import buttons
 from bot.records import view as records_render
-from bot.records.api import GameRecord, GameWriter, PuzzleAttempt, Records, RecordsError
+from bot.records.api import (
+    READ_TIMEOUT_SECONDS,
+    GameRecord,
+    GameWriter,
+    PuzzleAttempt,
+    Records,
+    RecordsError,
+)
 from bot.records.view import PER_PAGE, PUZZLES, RATINGS, VS_BOT
-from bot.ui import apologise, card_view, release, tell, update_message
+from bot.ui import Answered, apologise, card_view, tell, update_message
 from bot.view.cards import Card
 from bot.view.teaching import render_review
 from bot.view.words import command_mention
@@ -35,8 +42,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Discord wants an answer within 3 seconds of the interaction; the rest is the network's.
-READ_TIMEOUT_SECONDS = 2.0
 # What a failed read or delete raises here: the records' one error type, or this cog's timeout.
 DATABASE_ERRORS = (RecordsError, TimeoutError)
 
@@ -49,8 +54,10 @@ READ_FLUSH_SECONDS = 0.5
 T = TypeVar("T")
 
 
-class Unavailable(Exception):
-    """A database read failed or took too long; the user has been told."""
+class Unavailable(Answered):
+    """A database read failed or took too long; the user has been told, and the log once.
+    A button's handling lets it go (the bot passes it quietly: bot/errors.py); a command ends
+    on it, so that discord.py's command tree sees no failure in a normal path."""
 
 
 class RecordsCog(commands.Cog, name="Records"):
@@ -67,13 +74,6 @@ class RecordsCog(commands.Cog, name="Records"):
         self.writer = writer
         self.read_timeout = read_timeout
         self._reads_failing = False
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        command = interaction.command.name if interaction.command else "?"
-        log.error("/%s failed in channel %s", command, interaction.channel_id, exc_info=error)
-        await apologise(interaction)
 
     # ------------------------------------------------------------------ recording
 
@@ -198,29 +198,13 @@ class RecordsCog(commands.Cog, name="Records"):
 
     async def on_component(self, interaction: Interaction, custom_id: str) -> None:
         """The records' buttons, routed by custom_id like the game's (see bot/ui.py): the cards
-        are sent as plain JSON, so nothing of discord.py's views is built on a click."""
+        are sent as plain JSON, so nothing of discord.py's views is built on a click. A
+        failure is answered by the bot (bot/errors.py)."""
         click = buttons.parse(custom_id)
         if click is None:  # forged, or another version's: answered rather than left to time out
             log.warning("Rejected records button %r", custom_id)
-            try:
-                await apologise(interaction)
-            finally:
-                release(interaction)
-            return
-        await self.on_button(interaction, click)
-
-    async def on_button(self, interaction: Interaction, click: buttons.RecordsClick) -> None:
-        try:
-            await self._on_button(interaction, click)
-        except Unavailable:
-            pass  # answered, and logged once
-        except Exception:
-            log.exception("Records button %r failed", click)
             await apologise(interaction)
-        finally:
-            release(interaction)
-
-    async def _on_button(self, interaction: Interaction, click: buttons.RecordsClick) -> None:
+            return
         locale = str(interaction.locale)
         if click.verb == buttons.REVIEW:
             await self._review(interaction, int(click.args[0]))

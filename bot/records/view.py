@@ -12,10 +12,9 @@ import gettext
 from typing import Any
 
 import tictactoe as ttt
+from bot.core.game import AI
 from bot.i18n import babel_locale, normalize, translations
 from bot.records.api import (
-    BOT_PLAYER,
-    LEVELS,
     BotRow,
     Finish,
     GameRecord,
@@ -51,8 +50,12 @@ def tally_text(tally: Tally, tr: gettext.NullTranslations) -> str:
 
 
 def rating_text(rating: Rating, locale: str | None) -> str:
-    """The rating, marked with a "?" while provisional (as lichess shows it)."""
-    return number(rating.value, locale) + ("?" if rating.provisional else "")
+    """The rating, said to be provisional while it is (in words: Discord has no tooltip to
+    explain a mark such as lichess's "1500?", which reads as a question)."""
+    shown = number(rating.value, locale)
+    if not rating.provisional:
+        return shown
+    return translations(locale).gettext("{rating} (provisional)").format(rating=shown)
 
 
 # ------------------------------------------------------------------------------ /stats
@@ -79,7 +82,7 @@ def render_stats(
         return Card(ACCENT_NEUTRAL, _("## 📊 Tic-Tac-Toe stats"), "\n".join(lines))
     lines.append(_rating_line(stats, locale, in_server, _))
     lines.append(_("**Against people:** {tally}").format(tally=tally_text(stats.vs_people, tr)))
-    for level in LEVELS:
+    for level in ttt.DIFFICULTIES:
         if level in stats.vs_bot:
             lines.append(
                 _("**Against me, {level}:** {tally}").format(
@@ -116,7 +119,7 @@ def render_stats(
 def _rating_line(stats: PlayerStats, locale: str | None, in_server: bool, _: Translate) -> str:
     if stats.rating is None:
         return _("**Rating:** none yet. Only games between two people are rated.")
-    rating = rating_text(stats.rating, locale)
+    rating = number(stats.rating.value, locale)
     if stats.rating.provisional:
         rating = _("{rating} (provisional: a few more games settle it)").format(rating=rating)
     if stats.rank is None:
@@ -143,7 +146,7 @@ def _puzzle_line(puzzles: PuzzleStats, locale: str | None, _: Translate) -> str:
 def _game_line(record: GameRecord, user_id: int, _: Translate) -> str:
     mine = ttt.X if record.x_player == user_id else ttt.O
     theirs_id = record.o_player if mine == ttt.X else record.x_player
-    if theirs_id == BOT_PLAYER and record.level is not None:
+    if theirs_id == AI and record.level is not None:
         opponent = _("me ({level})").format(level=difficulty_name(record.level, _))
     elif theirs_id is None:
         opponent = _("a deleted player")
@@ -182,7 +185,7 @@ def render_rating_board(
             f"**{number(row.rank, locale)}.** <@{row.user_id}> · {rating_text(row.rating, locale)}"
         )
     if any(row.rating.provisional for row in page.rows):
-        lines.append(_("-# ? provisional: too few games to be sure yet."))
+        lines.append(_("-# Provisional: too few games to be sure yet."))
     lines.append(page_line(page, locale))
     return Card(
         ACCENT_WIN,
@@ -204,7 +207,7 @@ def render_puzzle_board(page: Page[RatingRow], locale: str | None, *, in_server:
             f"**{number(row.rank, locale)}.** <@{row.user_id}> · {rating_text(row.rating, locale)}"
         )
     if any(row.rating.provisional for row in page.rows):
-        lines.append(_("-# ? provisional: too few puzzles to be sure yet."))
+        lines.append(_("-# Provisional: too few puzzles to be sure yet."))
     lines.append(page_line(page, locale))
     return Card(
         ACCENT_OF_MARK[ttt.O],

@@ -12,6 +12,7 @@ from functools import lru_cache
 import tictactoe as ttt
 from bot.core import codec
 from bot.core.codec import Verb
+from bot.core.finished import expired_winner
 from bot.core.game import AI, Challenge, Ending, Game, Rows, State
 from bot.core.server import Look, Mark
 from bot.i18n import translations
@@ -66,7 +67,7 @@ def render_game(
 def _accent(game: Game) -> int:
     if not game.is_over:
         return ACCENT_OF_MARK[game.mark_to_move]
-    return ACCENT_WIN if game.winner_mark and game.ending is not Ending.EXPIRED else ACCENT_NEUTRAL
+    return ACCENT_WIN if game.winner_mark or expired_winner(game) else ACCENT_NEUTRAL
 
 
 LETTERS: Mapping[str, str] = {ttt.X: ttt.X, ttt.O: ttt.O}  # read only
@@ -151,7 +152,12 @@ def result_line(
         return _("{turn} Time runs out <t:{deadline}:R>.").format(turn=turn, deadline=deadline)
     if game.ending is Ending.EXPIRED:
         late = mention(game.player_to_move, bot_id, _)
-        return _("⏱️ {player} ran out of time: the game is over.").format(player=late)
+        timed_out_winner = expired_winner(game)
+        if timed_out_winner is None:  # abandoned before both sides moved: nobody wins
+            return _("⏱️ {player} ran out of time: the game is over.").format(player=late)
+        return _("⏱️ {player} ran out of time: **{winner} wins.**").format(
+            player=late, winner=mention(game.player_of(timed_out_winner), bot_id, _)
+        )
     winner = game.winner_id
     if winner is not None and game.ending is not None:
         loser = game.x_player if game.ending is Ending.X_RESIGNED else game.o_player
@@ -237,12 +243,13 @@ def render_challenge(challenge: Challenge, deadline: int | None = None) -> Card:
     marks = mark_texts(challenge.look)
     body = _(
         "{opponent}, {challenger} challenges you! {challenger} plays **{their_mark}**, "
-        "you play **{your_mark}**. X moves first."
+        "you play **{your_mark}**. **{first_mark}** moves first."
     ).format(
         opponent=opponent,
         challenger=challenger,
         their_mark=marks[challenge.challenger_mark],
         your_mark=marks[opponent_mark],
+        first_mark=marks[ttt.X],
     )
     if deadline is not None:
         body += "\n" + _("⏳ The challenge closes <t:{deadline}:R>.").format(deadline=deadline)

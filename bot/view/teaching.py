@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import tictactoe as ttt
 from bot.core.game import Game, cell_action
 from bot.i18n import translations
 from bot.view.board import MARK_SWATCH, result_line
 from bot.view.cards import Reply
-from bot.view.words import Translate, cell_name, cells_named, line_name, mention, outcome_text
+from bot.view.words import (
+    Translate,
+    cell_name,
+    cells_named,
+    difficulty_name,
+    line_name,
+    mention,
+    outcome_text,
+    percent,
+)
 from tictactoe.review import (
     MoveReview,
     Outcome,
@@ -17,6 +28,7 @@ from tictactoe.review import (
     cell_number,
     hint,
     review,
+    winning_chances,
 )
 
 
@@ -37,7 +49,45 @@ def render_hint(game: Game, locale: str | None) -> Reply:
             f"{outcome_text(cell.outcome, cell.own_moves, tr)}"
         )
     lines.append(reason_text(advice.reason, locale))
+    if game.difficulty is not None and game.difficulty != ttt.IMPOSSIBLE:
+        chance_line = _level_chance_line(game, advice.value.outcome, locale)
+        if chance_line is not None:
+            lines.append(chance_line)
     return Reply("\n".join(lines))
+
+
+def _level_chance_line(game: Game, outcome: Outcome, locale: str | None) -> str | None:
+    """Against a level that can go wrong, the safe moves that win it most often, when any can
+    (perfect play, above, only says what a perfect opponent allows)."""
+    if outcome is Outcome.WIN:
+        return None  # perfect play wins already, whatever the level does
+    assert game.difficulty is not None
+    chances = winning_chances([list(row) for row in game.board], game.difficulty)
+    best = max(chances.values(), default=Fraction(0))
+    if not best:
+        return None
+    _ = translations(locale).gettext
+    numbers = tuple(
+        sorted(cell_number(action) for action, chance in chances.items() if chance == best)
+    )
+    if outcome is Outcome.DRAW:
+        # Translators: {level} is a difficulty ("Easy"); {cells} a cell or a choice of cells
+        # ("top left or centre"); {chance} a percentage ("83.3%").
+        text = _(
+            "🎯 **Against {level}**, the best chance to win without risking the draw: "
+            "{cells} ({chance} of games)."
+        )
+    else:
+        # Translators: {level} is a difficulty ("Easy"); {cells} a cell or a choice of cells
+        # ("top left or centre"); {chance} a percentage ("12.5%").
+        text = _(
+            "🎯 **Against {level}**, the best chance to still win: {cells} ({chance} of games)."
+        )
+    return text.format(
+        level=difficulty_name(game.difficulty, _),
+        cells=cells_named(numbers, "or", locale, _),
+        chance=percent(best, locale),
+    )
 
 
 # The reasons whose cells are meant all together; in the others each cell is a choice ("or").

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import gettext
+import math
 from collections.abc import Callable
+from decimal import Decimal
+from fractions import Fraction
 
 import tictactoe as ttt
 from bot.core.game import AI, DELETED_PLAYERS
-from bot.i18n import ListStyle, format_list
+from bot.i18n import ListStyle, babel_locale, format_list, normalize
 from tictactoe.review import Outcome
 from tictactoe.review import cell_action as numbered_cell
 
@@ -80,6 +83,18 @@ def cells_named(
     """Cells (numbered 1-9) in words, as the language lists them: all of them ("standard":
     "top left, centre and bottom right") or any one of them ("or")."""
     return format_list([cell_name(numbered_cell(number), _) for number in numbers], style, locale)
+
+
+def percent(share: Fraction, locale: str | None) -> str:
+    """A share (0-1) as a percentage the language's way, rounded down to a tenth of a percent
+    (never up to a certainty: 99.96% is "99.9%"), and never shown as 0 when it is not."""
+    # Imported on first use, as bot.i18n.format_list imports Babel.
+    from babel.numbers import format_percent
+
+    tenths = max(math.floor(share * 1000), 1 if share else 0)
+    return format_percent(
+        Decimal(tenths) / 1000, locale=babel_locale(normalize(locale)), decimal_quantization=False
+    )
 
 
 def outcome_text(outcome: Outcome, own_moves: int, tr: gettext.NullTranslations) -> str:

@@ -22,7 +22,8 @@ from dotenv import dotenv_values
 
 import bot.__main__ as entry
 from bot.settings import (
-    MAX_GAME_TIMEOUT_SECONDS,
+    DEPRECATED_TURN_TIMEOUT,
+    MAX_TURN_TIMEOUT_SECONDS,
     MISSING_TOKEN_HELP,
     SETTINGS,
     MissingTokenError,
@@ -38,7 +39,7 @@ SECRET = "MTIzNDU2Nzg5MDEyMzQ1Njc4.secret-token-value"
 SETTING_NAMES = [
     "DISCORD_TOKEN",
     "DISCORD_GUILD_ID",
-    "GAME_TIMEOUT_SECONDS",
+    "TURN_TIMEOUT_SECONDS",
     "LOG_LEVEL",
     "DATA_DIR",
     "DATABASE_URL",
@@ -48,7 +49,16 @@ SETTING_NAMES = [
     "METRICS_HOST",
 ]
 # Every setting's prefix: the tests' child processes start without any of them.
-SETTING_PREFIXES = ("DISCORD_", "GAME_", "LOG_", "DATA_DIR", "DATABASE_", "SHARD_", "METRICS_")
+SETTING_PREFIXES = (
+    "DISCORD_",
+    "TURN_",
+    "GAME_",
+    "LOG_",
+    "DATA_DIR",
+    "DATABASE_",
+    "SHARD_",
+    "METRICS_",
+)
 ANSI = "\x1b["
 
 
@@ -96,8 +106,8 @@ def test_missing_token_explains_where_to_get_one(tmp_path):
 @pytest.mark.parametrize(
     ("name", "value"),
     [
-        ("GAME_TIMEOUT_SECONDS", "ten"),
-        ("GAME_TIMEOUT_SECONDS", "900"),
+        ("TURN_TIMEOUT_SECONDS", "ten"),
+        ("TURN_TIMEOUT_SECONDS", "900"),
         ("DISCORD_GUILD_ID", "my-server"),
         ("LOG_LEVEL", "LOUD"),
     ],
@@ -169,19 +179,47 @@ def test_every_setting_is_parsed():
         {
             "DISCORD_TOKEN": "abc",
             "DISCORD_GUILD_ID": "123456789012345678",
-            "GAME_TIMEOUT_SECONDS": str(MAX_GAME_TIMEOUT_SECONDS),
+            "TURN_TIMEOUT_SECONDS": str(MAX_TURN_TIMEOUT_SECONDS),
             "LOG_LEVEL": "debug",
         }
     )
     assert settings.guild_id == 123456789012345678
-    assert settings.game_timeout_seconds == MAX_GAME_TIMEOUT_SECONDS
+    assert settings.game_timeout_seconds == MAX_TURN_TIMEOUT_SECONDS
     assert settings.log_level == "DEBUG"
 
 
 @pytest.mark.parametrize("timeout", ["0", "-5", "29", "841", "1e3", "600s"])
 def test_timeouts_outside_what_a_token_allows_are_refused(timeout):
-    with pytest.raises(SettingsError, match="GAME_TIMEOUT_SECONDS"):
-        Settings.from_env({"DISCORD_TOKEN": "abc", "GAME_TIMEOUT_SECONDS": timeout})
+    with pytest.raises(SettingsError, match="TURN_TIMEOUT_SECONDS"):
+        Settings.from_env({"DISCORD_TOKEN": "abc", "TURN_TIMEOUT_SECONDS": timeout})
+
+
+def test_the_former_timeout_name_is_read_when_the_new_one_is_not_set():
+    settings = Settings.from_env({"DISCORD_TOKEN": "abc", "GAME_TIMEOUT_SECONDS": "120"})
+    assert settings.game_timeout_seconds == 120
+    assert settings.warnings == (
+        "GAME_TIMEOUT_SECONDS is deprecated: rename it TURN_TIMEOUT_SECONDS",
+    )
+
+
+def test_the_new_timeout_name_wins_over_the_former_one():
+    settings = Settings.from_env(
+        {"DISCORD_TOKEN": "abc", "TURN_TIMEOUT_SECONDS": "60", "GAME_TIMEOUT_SECONDS": "nonsense"}
+    )
+    assert settings.game_timeout_seconds == 60
+    assert settings.warnings == (
+        "GAME_TIMEOUT_SECONDS is ignored: TURN_TIMEOUT_SECONDS is set; remove it",
+    )
+    assert Settings.from_env({"DISCORD_TOKEN": "abc", "TURN_TIMEOUT_SECONDS": "60"}).warnings == ()
+
+
+def test_a_bad_value_under_the_former_timeout_name_names_both_names():
+    with pytest.raises(SettingsError) as caught:
+        Settings.from_env({"DISCORD_TOKEN": "abc", "GAME_TIMEOUT_SECONDS": "900"})
+    assert caught.value.problems == (
+        "GAME_TIMEOUT_SECONDS (now TURN_TIMEOUT_SECONDS) must be a whole number of seconds "
+        "from 30 to 840, not '900'",
+    )
 
 
 @pytest.mark.parametrize(
@@ -225,16 +263,16 @@ def test_tokens_with_nul_or_invisible_characters_are_refused(flaw):
 
 
 def test_every_invalid_setting_is_named_at_once(tmp_path):
-    env = {"DISCORD_TOKEN": SECRET, "GAME_TIMEOUT_SECONDS": "ten", "LOG_LEVEL": "LOUD"}
+    env = {"DISCORD_TOKEN": SECRET, "TURN_TIMEOUT_SECONDS": "ten", "LOG_LEVEL": "LOUD"}
     result = run_bot(tmp_path, env)
-    assert_error_lines(result, ("GAME_TIMEOUT_SECONDS", "'ten'"), ("LOG_LEVEL", "'LOUD'"))
+    assert_error_lines(result, ("TURN_TIMEOUT_SECONDS", "'ten'"), ("LOG_LEVEL", "'LOUD'"))
 
 
 def test_all_four_settings_bad_gives_four_lines(tmp_path):
     env = {
         "DISCORD_TOKEN": SECRET.replace(".", "\t"),
         "DISCORD_GUILD_ID": "my-server",
-        "GAME_TIMEOUT_SECONDS": "900",
+        "TURN_TIMEOUT_SECONDS": "900",
         "LOG_LEVEL": "LOUD",
     }
     result = run_bot(tmp_path, env)
@@ -242,7 +280,7 @@ def test_all_four_settings_bad_gives_four_lines(tmp_path):
         result,
         ("DISCORD_TOKEN", "a tab"),
         ("DISCORD_GUILD_ID", "'my-server'"),
-        ("GAME_TIMEOUT_SECONDS", "'900'"),
+        ("TURN_TIMEOUT_SECONDS", "'900'"),
         ("LOG_LEVEL", "'LOUD'"),
     )
     assert SECRET.split(".")[1] not in result.stderr
@@ -255,12 +293,12 @@ def test_a_missing_token_keeps_its_help_next_to_other_problems(tmp_path):
 
 def test_settings_error_lists_problems():
     with pytest.raises(MissingTokenError) as caught:
-        Settings.from_env({"GAME_TIMEOUT_SECONDS": "1", "LOG_LEVEL": "x"})
+        Settings.from_env({"TURN_TIMEOUT_SECONDS": "1", "LOG_LEVEL": "x"})
     problems = caught.value.problems
     assert problems[0] == MISSING_TOKEN_HELP
     assert [p.split()[0] for p in problems] == [
         "DISCORD_TOKEN",
-        "GAME_TIMEOUT_SECONDS",
+        "TURN_TIMEOUT_SECONDS",
         "LOG_LEVEL",
     ]
     assert str(caught.value) == "\n".join(problems)
@@ -348,7 +386,7 @@ def test_the_normal_path_never_imports_simcord(tmp_path):
 def in_empty_dir(tmp_path, monkeypatch):
     """main() in-process: no .env to find, settings from a clean environment, no logging set up."""
     monkeypatch.chdir(tmp_path)
-    for name in SETTING_NAMES:
+    for name in (*SETTING_NAMES, DEPRECATED_TURN_TIMEOUT):
         monkeypatch.delenv(name, raising=False)
     levels: list[int] = []
     monkeypatch.setattr(entry, "setup_logging", levels.append)
@@ -364,6 +402,24 @@ def fake_demo_module(calls: list[dict], exit_code: int = 0) -> types.ModuleType:
 
     module.run_demo = run_demo  # type: ignore[attr-defined]
     return module
+
+
+def test_the_bot_logs_one_warning_for_the_former_timeout_name(in_empty_dir, monkeypatch, caplog):
+    monkeypatch.setenv("DISCORD_TOKEN", SECRET)
+    monkeypatch.setenv("GAME_TIMEOUT_SECONDS", "120")
+    started: list[Settings] = []
+
+    async def run(settings: Settings) -> int:  # instead of connecting to Discord
+        started.append(settings)
+        return 0
+
+    monkeypatch.setattr(entry, "run", run)
+    with caplog.at_level(logging.WARNING):
+        assert entry.main([]) == 0
+    assert [settings.game_timeout_seconds for settings in started] == [120]
+    assert [record.getMessage() for record in caplog.records] == [
+        "GAME_TIMEOUT_SECONDS is deprecated: rename it TURN_TIMEOUT_SECONDS"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -441,7 +497,8 @@ def log_record(level: int = logging.INFO) -> logging.LogRecord:
 def test_logs_are_coloured_only_on_a_terminal_even_in_docker(monkeypatch):
     # discord.utils.setup_logging colours whenever it believes it runs in Docker.
     monkeypatch.setattr(discord.utils, "is_docker", lambda: True)
-    assert isinstance(entry.log_formatter(FakeTerminal()), discord.utils._ColourFormatter)
+    coloured = entry.log_formatter(FakeTerminal()).format(log_record())
+    assert ANSI in coloured  # discord.py's colour formatter (tests/app/test_discord_internals.py)
     for stream in (io.StringIO(), open(os.devnull, "w")):  # noqa: SIM115
         with stream:
             plain = entry.log_formatter(stream).format(log_record())

@@ -506,9 +506,9 @@ def test_resigned_expired_and_retired_boards():
     assert [b.label for b in resigned.controls] == ["Rematch", "Review"]
     expired = render_expired(game, BOT_ID)
     assert expired.body == (
-        f"{last_move('O', (0, 0))}\n⏱️ <@{ALICE}> ran out of time: the game is over."
+        f"{last_move('O', (0, 0))}\n⏱️ <@{ALICE}> ran out of time: **<@{BOT_ID}> wins.**"
     )
-    assert expired.accent == GREY
+    assert expired.accent == GREEN
     assert [b.label for b in expired.controls] == ["Rematch", "Review"]
     retired = render_game(game.resign(ALICE), BOT_ID, retired=True)
     assert retired.body == f"{resigned.body}\n🔁 A rematch started below."
@@ -536,7 +536,7 @@ def test_challenge_card_pings_only_the_opponent():
     assert card.heading == "## ⚔️ Tic-Tac-Toe challenge"
     assert card.body == (
         f"<@{BOB}>, <@{ALICE}> challenges you! <@{ALICE}> plays **O**, you play **X**. "
-        f"X moves first.\n⏳ The challenge closes <t:{DEADLINE}:R>."
+        f"**X** moves first.\n⏳ The challenge closes <t:{DEADLINE}:R>."
     )
     assert [(b.label, b.style) for b in card.controls] == [
         ("Accept", discord.ButtonStyle.success.value),

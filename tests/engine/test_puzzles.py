@@ -19,6 +19,7 @@ from brute_force import (
     empties,
     fork_cells,
     is_over,
+    level_chances,
     move_outcome,
     mover,
     other,
@@ -99,33 +100,6 @@ def brute_is_puzzle(cells):
         return False
     score, _ = solve(cells)
     return score >= 0 and any(move_outcome(cells, index)[0] < score for index in empties(cells))
-
-
-def level_chances(cells, level):
-    """What each level plays, from its description: easy takes a win in one, else any move;
-    medium also avoids moves after which the opponent wins at once; hard plays a best move on
-    3 turns out of 4, else as medium."""
-    me = mover(cells)
-    wins = winning_cells(cells, me)
-    moves = sorted(empties(cells))
-    if wins:
-        short_sighted = sorted(wins)
-    elif level == EASY:
-        short_sighted = moves
-    else:
-        safe = [index for index in moves if not winning_cells(play(cells, index), other(me))]
-        short_sighted = safe or moves
-    chances: dict[int, Fraction] = {}
-    if level == HARD:
-        best = sorted(best_moves(cells))
-        for index in best:
-            chances[index] = chances.get(index, Fraction(0)) + Fraction(3, 4) / len(best)
-        for index in short_sighted:
-            chances[index] = chances.get(index, Fraction(0)) + Fraction(1, 4) / len(short_sighted)
-    else:
-        for index in short_sighted:
-            chances[index] = chances.get(index, Fraction(0)) + Fraction(1, len(short_sighted))
-    return chances
 
 
 @cache

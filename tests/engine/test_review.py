@@ -3,18 +3,23 @@
 import random
 import subprocess
 import sys
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
 import pytest
 from brute_force import (
+    EASY_LEVEL,
     EMPTY_POSITION,
+    HARD_LEVEL,
+    MEDIUM_LEVEL,
     X_MARK,
     best_moves,
     empties,
     fork_cells,
     holding_moves,
     is_over,
+    level_chances,
     move_outcome,
     mover,
     other,
@@ -53,6 +58,7 @@ from tictactoe import (
     line_shape,
     review,
 )
+from tictactoe.review import winning_chances
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -357,6 +363,68 @@ CLAIMS = {
     ReasonKind.KEEP_DRAW: claims_keep_draw,
     ReasonKind.ANY_DRAWS: claims_any_draws,
 }
+
+
+# --- chances against a level, on every reachable position ---------------------------------------
+
+
+@cache
+def brute_win_chance(cells, me, level):
+    """`me`'s chance to win after their move to `cells`, the level replying as its description
+    says and `me` then playing whichever move that keeps their perfect-play result wins most."""
+    if is_over(cells):
+        return Fraction(1 if winner_of(cells) == me else 0)
+    total = Fraction(0)
+    for reply, share in level_chances(cells, level).items():
+        after = play(cells, reply)
+        if not is_over(after):
+            total += share * max(
+                brute_win_chance(play(after, move), me, level) for move in holding_moves(after)
+            )
+    return total
+
+
+@pytest.mark.parametrize("level", [EASY_LEVEL, MEDIUM_LEVEL, HARD_LEVEL])
+def test_winning_chances_against_a_level_match_the_brute_force(positions, level):
+    for cells in positions:
+        chances = winning_chances(to_board(cells), level)
+        if is_over(cells):
+            assert chances == {}
+            continue
+        me = mover(cells)
+        expected = {
+            to_action(index): brute_win_chance(play(cells, index), me, level)
+            for index in holding_moves(cells)
+        }
+        assert chances == expected, cells
+
+
+def test_a_perfect_opponent_leaves_no_chance_beyond_perfect_play(positions):
+    for cells in positions:
+        if is_over(cells):
+            continue
+        score, _ = solve(cells)
+        chances = winning_chances(to_board(cells), "impossible")
+        assert set(chances.values()) == {Fraction(1 if score > 0 else 0)}, cells
+
+
+def test_against_easy_a_corner_opening_wins_most_often():
+    chances = winning_chances(initial_state(), EASY_LEVEL)
+    best = max(chances.values())
+    assert {action for action, chance in chances.items() if chance == best} == {
+        (0, 0),
+        (0, 2),
+        (2, 0),
+        (2, 2),
+    }
+    assert Fraction(99, 100) < best < 1
+
+
+def test_winning_chances_refuse_an_unknown_level():
+    with pytest.raises(ValueError, match="difficulty"):
+        winning_chances(initial_state(), "brutal")
+    with pytest.raises(ValueError, match="difficulty"):
+        winning_chances(to_board(("X", "X", "X", "O", "O", None, None, None, None)), "brutal")
 
 
 # --- reviews against the brute force ------------------------------------------------------------

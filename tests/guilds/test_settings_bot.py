@@ -91,6 +91,12 @@ def control_ids(message) -> list[str]:
     )
 
 
+def select_options(message, custom_id: str) -> list[tuple[str, bool]]:
+    """A select menu's entries: each label, and whether it shows as chosen."""
+    (menu,) = (c for c in walk(as_json(message)["components"]) if c.get("custom_id") == custom_id)
+    return [(option["label"], option.get("default", False)) for option in menu["options"]]
+
+
 async def open_card(world, member):
     result = await member.slash(world.channel, "settings")
     assert result.ephemeral
@@ -174,6 +180,31 @@ async def test_the_card_shows_every_setting_at_its_default(world, admin, discord
             "set:challenge_cooldown",
         ]
     )
+
+
+TIMEOUT_ENTRIES = [
+    "30 seconds",
+    "1 minute",
+    "2 minutes",
+    "3 minutes",
+    "5 minutes",
+    "10 minutes (the default)",
+    "14 minutes",
+]
+
+
+async def test_the_turn_timeout_select_offers_each_length_once(world, admin, discord_rules):
+    card = await open_card(world, admin)
+    entries = select_options(card, "set:turn_timeout")
+    assert entries == [(label, label == "10 minutes (the default)") for label in TIMEOUT_ENTRIES]
+
+    card = (await admin.select(card, ["120"], custom_id="set:turn_timeout")).response.message
+    entries = select_options(card, "set:turn_timeout")
+    assert entries == [(label, label == "2 minutes") for label in TIMEOUT_ENTRIES]
+
+    card = (await admin.select(card, ["default"], custom_id="set:turn_timeout")).response.message
+    assert notice(card) == "✅ Turn timeout: 2 minutes → 10 minutes (the default)"
+    assert in_memory(world).turn_timeout is None
 
 
 # ------------------------------------------------------------------ the card

@@ -72,7 +72,8 @@ async def test_a_wrong_move_ends_the_attempt_and_names_the_right_moves(world):
     failed = shown.response.message
     words = text(failed)
     assert "❌ **Wrong:**" in words
-    assert "💡 The hint for" in words
+    assert "\n💡 " in words
+    assert "hint for" not in words
     assert ("The right move was" if len(correct) == 1 else "The right moves were") in words
     before, after, _ = rating_change(failed)
     assert after < before == 1500

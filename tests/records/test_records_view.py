@@ -46,12 +46,34 @@ def test_stats_name_tallies_rating_rank_and_reviewable_games():
 def test_a_provisional_rating_is_marked_on_the_board():
     page = Page((RatingRow(1, ALICE, SETTLED), RatingRow(2, BOB, NEW)), page=0, pages=1, total=2)
     card = render_rating_board(page, "en-US", in_server=True, command="`/tictactoe`")
-    assert f"<@{ALICE}> · 1,623" in card.text
-    assert "1,500?" in card.text
+    assert f"<@{ALICE}> · 1,623\n" in card.text
+    assert f"<@{BOB}> · 1,500 (provisional)\n" in card.text
+    assert "?" not in card.text  # a provisional rating is not a question
+    assert "-# Provisional: too few games to be sure yet." in card.text
+    german = render_rating_board(page, "de", in_server=True, command="`/tictactoe`")
+    assert f"<@{BOB}> · 1.500 (vorläufig)\n" in german.text
     clicks = [parse(button.custom_id) for button in card.controls]
     # One page: no Previous or Next, only the ways to the other tables.
     assert [(click.verb, click.args[0]) for click in clicks if click] == [("pg", "b"), ("pg", "p")]
     assert RATINGS == "r"
+
+
+def test_a_provisional_rating_is_said_once_on_the_stats():
+    stats = PlayerStats(
+        ALICE,
+        vs_people=Tally(1, 0, 0),
+        current_streak=1,
+        best_streak=1,
+        rating=NEW,
+        rank=1,
+        recent=(),
+    )
+    card = render_stats(stats, "en-US", in_server=True, with_games=False)
+    assert (
+        "**Rating:** 1,500 (provisional: a few more games settle it), #1 in this server"
+        in card.text
+    )
+    assert "?" not in card.text
 
 
 def test_the_forget_question_can_be_cancelled():

@@ -1,6 +1,7 @@
 """A board with its server's look: the marks' emoji on the cells and wherever the text names a
 mark, in the JSON Discord gets (a partial emoji, no label), within Discord's rules."""
 
+import itertools
 from typing import TYPE_CHECKING, cast
 
 import discord
@@ -16,17 +17,20 @@ from brute_force import reachable_positions, to_board
 
 import tictactoe as ttt
 from bot.core import codec
+from bot.core.finished import FinishedGame, Place
 from bot.core.game import AI, Challenge, Game, freeze_board
 from bot.core.server import Look, Mark
+from bot.records.api import GameRecord
 from bot.ui import card_view
 from bot.view import components
-from bot.view.board import render_challenge, render_game
+from bot.view.board import ACCENT_NEUTRAL, ACCENT_WIN, render_challenge, render_game
 from fake_discord import emoji_text, validate_message
 
 if TYPE_CHECKING:
     from discord.types.components import ButtonComponent
 
 ALICE, BOB, BOT_ID = 111111111111111111, 222222222222222222, 999999999999999999
+BOARD_MESSAGE = 1_456_074_443_980_800_012  # a game's id: its board message's
 DEADLINE = 1767225600
 CROSS = Mark("cross", 1180000000000000000)  # a server's custom emoji
 SPINNER = Mark("spinner", 1190000000000000000, animated=True)
@@ -50,6 +54,34 @@ def with_look(game: Game, look: Look) -> Game:
     )
 
 
+# Digits of base 62, as the codec's layout writes a custom emoji's id (bot/core/codec.py).
+BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def base62(number: int) -> str:
+    digits = ""
+    while number:
+        number, digit = divmod(number, 62)
+        digits = BASE62[digit] + digits
+    return digits or "0"
+
+
+# What each look adds to a custom_id after the locale: `:<timeout>:<x>:<o>`, `-` the default,
+# `c` a custom emoji and `a` an animated one by its id, a standard emoji as itself.
+LOOK_SUFFIXES = {
+    CUSTOM_X: f":120:c{base62(CROSS.emoji_id or 0)}:🙂",
+    ANIMATED_O: f":-:-:a{base62(SPINNER.emoji_id or 0)}",
+}
+
+
+def cell_ids(cells, look: Look) -> list[str]:
+    """The custom_ids of a two-person board's cells (its move order unknown: `b` and the nine
+    cells), in the codec's documented layout: `ttt2:<cell>:<play>:<x>:<o>:<level>:<ending>:
+    <locale><look>`."""
+    play = "b" + "".join(mark or "-" for mark in cells)
+    return [f"ttt2:{cell}:{play}:{ALICE}:{BOB}:-:-:en-US{LOOK_SUFFIXES[look]}" for cell in range(9)]
+
+
 def cell_json(card) -> list[dict]:
     (container,) = components.card_components(card)
     rows = [c for c in container["components"] if c["type"] == components.ACTION_ROW][:3]
@@ -67,11 +99,11 @@ def test_cells_show_the_marks_emoji_alone_on_every_position():
         for look, shown in ((CUSTOM_X, (custom, {"name": "🙂"})), (ANIMATED_O, (None, animated))):
             card = render_game(with_look(game, look), BOT_ID, DEADLINE)
             buttons = cell_json(card)
-            for index, (mark, button, before) in enumerate(
-                zip(cells, buttons, cell_json(plain), strict=True)
+            for index, (mark, button, before, custom_id) in enumerate(
+                zip(cells, buttons, cell_json(plain), cell_ids(cells, look), strict=True)
             ):
                 emoji = None if mark is None else shown[mark == ttt.O]
-                expected = {"type": 2, "style": before["style"], "custom_id": button["custom_id"]}
+                expected = {"type": 2, "style": before["style"], "custom_id": custom_id}
                 if emoji is None:
                     expected["label"] = mark or BLANK
                 else:
@@ -136,9 +168,53 @@ def test_a_challenge_names_the_marks_by_their_emoji():
     card = render_challenge(Challenge(ALICE, BOB, ttt.O, look=CUSTOM_X), DEADLINE)
     assert card.body.split("\n")[0] == (
         f"<@{BOB}>, <@{ALICE}> challenges you! <@{ALICE}> plays **🙂**, "
-        f"you play **<:mark:{CROSS.emoji_id}>**. X moves first."
+        f"you play **<:mark:{CROSS.emoji_id}>**. **<:mark:{CROSS.emoji_id}>** moves first."
     )
     assert all(len(button.custom_id) <= 100 for button in card.controls)
+
+
+def test_a_challenge_with_letters_says_x_moves_first():
+    card = render_challenge(Challenge(ALICE, BOB, ttt.X), DEADLINE)
+    assert card.body.split("\n")[0] == (
+        f"<@{BOB}>, <@{ALICE}> challenges you! <@{ALICE}> plays **X**, you play **O**. "
+        "**X** moves first."
+    )
+
+
+def test_a_game_that_ran_out_of_time_names_the_winner_once_both_sides_moved():
+    both_moved = Game.from_moves(ALICE, BOB, None, (4, 0, 8)).expire()  # O to move
+    card = render_game(both_moved, BOT_ID)
+    assert card.body.split("\n")[-1] == (f"⏱️ <@{BOB}> ran out of time: **<@{ALICE}> wins.**")
+    assert card.accent == ACCENT_WIN
+    against_bot = Game.from_moves(AI, ALICE, "easy", (4, 0, 8)).expire()  # O: Alice to move
+    assert render_game(against_bot, BOT_ID).body.split("\n")[-1] == (
+        f"⏱️ <@{ALICE}> ran out of time: **<@{BOT_ID}> wins.**"
+    )
+    # Abandoned before both sides moved: nobody wins, as the records count it.
+    for moves in ((), (4,)):
+        abandoned = Game.from_moves(ALICE, BOB, None, moves).expire()
+        late = ALICE if len(moves) % 2 == 0 else BOB
+        card = render_game(abandoned, BOT_ID)
+        assert card.body.split("\n")[-1] == f"⏱️ <@{late}> ran out of time: the game is over."
+        assert card.accent == ACCENT_NEUTRAL
+
+
+def test_an_expired_board_names_the_winner_the_records_count():
+    for length in range(5):
+        for moves in itertools.permutations(range(9), length):
+            game = Game.from_moves(ALICE, BOB, None, moves)
+            if game.is_over:
+                continue
+            expired = game.expire()
+            record = GameRecord.from_finished(
+                FinishedGame(BOARD_MESSAGE, expired, 1.0e9, None, Place.DM, False)
+            )
+            status = render_game(expired, BOT_ID).body.split("\n")[-1]
+            if record.winner is None:
+                assert status.endswith("ran out of time: the game is over."), moves
+            else:
+                winner = ALICE if record.winner == ttt.X else BOB
+                assert status.endswith(f"ran out of time: **<@{winner}> wins.**"), moves
 
 
 def test_boards_with_emoji_are_messages_discord_takes():
