@@ -7,20 +7,27 @@ process, HTTP and a gateway websocket).
     loopback.py      Loopback (the same fake served on 127.0.0.1 for a bot process), Exchange,
                      launch_command (the command line running a bot against it)
     launch.py        a stand-alone script: run `python -m bot` (or any script) against a URL
-    rest.py          FakeDiscord (routes, stored messages, faults), Fault, Request
+    rest.py          FakeDiscord (routes, stored messages, threads, permissions the bot is
+                     denied, faults), Fault, Request
+    ratelimits.py    Bucket: a per-route rate limit as Discord answers it (5 messages per 5 s
+                     in each channel or thread), its 429s counted
+    openapi.py       Discord's OpenAPI spec (an extract, openapi.json): bodies and answers of
+                     the routes it describes, and gateway channel objects, checked against it
     limits.py        Discord's rules for a message body, in one place: validate_message (as
                      Discord refuses, DiscordError), problems (the same, as a list),
                      message_payload (a received message as JSON)
     interactions.py  a slash command or a click as Discord opens it: payload and token record
-    world.py         World: the people and channels a test makes (both transports share it)
-    payloads.py      FakeUser / FakeChannel / FakeGuild and the JSON payloads Discord sends
+    world.py         World: the people, channels and threads a test makes (both transports
+                     share it), messages_in a channel or thread
+    payloads.py      FakeUser / FakeChannel / FakeThread / FakeGuild and the JSON payloads
+                     Discord sends
     reading.py       a message as a user sees it, from its JSON: text, buttons, board, colour,
                      is_over, ... (SimCord tests read a discord.py message through it too)
 """
 
 from .harness import Harness, Sent, answer_raw
 from .limits import DiscordError, as_json, message_payload, problems, validate_message
-from .payloads import FakeChannel, FakeGuild, FakeUser, Json
+from .payloads import FakeChannel, FakeGuild, FakeThread, FakeUser, Json, Place
 from .reading import (
     accent,
     all_cells_enabled,
@@ -51,10 +58,12 @@ __all__ = [
     "FakeChannel",
     "FakeDiscord",
     "FakeGuild",
+    "FakeThread",
     "FakeUser",
     "Fault",
     "Harness",
     "Json",
+    "Place",
     "Request",
     "Sent",
     "accent",

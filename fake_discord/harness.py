@@ -21,6 +21,10 @@ hands each request to FakeDiscord (fake_rest.py). No socket is opened.
 `dispatch_slash` / `dispatch_click` feed one INTERACTION_CREATE and return at once (the bot's
 handler is then a scheduled task), so several clicks can race; `Sent.wait()` or `slash` /
 `click` wait until the bot's handler tasks have finished.
+
+What the fake Discord does on its own (a thread started, archived, a channel's overwrites
+changed) reaches the bot as the gateway event Discord sends (THREAD_CREATE, CHANNEL_UPDATE, ...),
+parsed at once, if the server is one this bot's harness announced.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from discord.http import MultipartParameters, Route
 from discord.webhook.async_ import async_context
 
 from .interactions import click_data, open_interaction, slash_data
-from .payloads import FakeChannel, FakeGuild, FakeUser, Json, Snowflakes, guild_create_payload
+from .payloads import FakeChannel, FakeGuild, FakeUser, Json, Place, Snowflakes
 from .rest import TOKEN, FakeDiscord, FakeSession, Request
 from .world import World
 
@@ -90,6 +94,7 @@ class Harness(World):
         self.bot = bot
         self._snowflake = snowflake
         self._sent: dict[str, Sent] = {}  # by token, until forget()
+        self._announced: set[int] = set()  # servers whose events this bot hears
         self._sequence = 0
         self._capture: list[asyncio.Task[Any]] | None = None
         self._factory: Any = None
@@ -125,6 +130,7 @@ class Harness(World):
         else:
             fake, snowflake = discord_, discord_.snowflake
         harness = cls(bot, fake, snowflake)
+        fake.listeners.append(harness._on_dispatch)
         harness._install_task_factory()
         try:
             await harness._login()
@@ -218,13 +224,13 @@ class Harness(World):
     def create_dm(self, user: FakeUser) -> FakeChannel:
         """The DM channel between `user` and the bot (Discord sends its events to shard 0)."""
         channel = FakeChannel(self._snowflake(), None, f"dm-{user.name}", recipient=user)
-        self._channels[channel.id] = channel
+        self._add_channel(channel)
         return channel
 
     def adopt(self, *channels: FakeChannel) -> None:
         """Channels made by another harness on the same FakeDiscord, to click in here too."""
         for channel in channels:
-            self._channels[channel.id] = channel
+            self._add_channel(channel)
 
     async def connect(self) -> None:
         """The gateway's READY for every shard the bot runs, as Discord sends it once the bot
@@ -254,18 +260,19 @@ class Harness(World):
 
     def announce(self, guild: FakeGuild) -> None:
         """Send GUILD_CREATE for `guild`: the bot joins it, or it comes back after an outage."""
-        payload = guild_create_payload(guild, self.bot_user, self.discord.joined_at)
-        self._receive(self._frame("GUILD_CREATE", payload))
+        self._announced.add(guild.id)
+        self._receive(self._frame("GUILD_CREATE", self.discord.guild_create(guild)))
 
     def remove(self, guild: FakeGuild, *, unavailable: bool = False) -> None:
         """Send GUILD_DELETE for `guild`: the bot was removed from it, or (`unavailable`) it is
         down for an outage and will come back with GUILD_CREATE."""
+        self._announced.discard(guild.id)
         payload: Json = {"id": str(guild.id)}
         if unavailable:
             payload["unavailable"] = True
         self._receive(self._frame("GUILD_DELETE", payload))
 
-    def post_message(self, channel: FakeChannel, data: Json) -> Json:
+    def post_message(self, channel: Place, data: Json) -> Json:
         """A message the bot posted in `channel` earlier (e.g. before a restart), stored as
         Discord would (DiscordError if Discord would refuse `data`)."""
         return self.discord.create_message(channel.id, channel.guild_id, data)
@@ -273,7 +280,7 @@ class Harness(World):
     # -- interactions
 
     def dispatch_slash(
-        self, user: FakeUser, channel: FakeChannel, name: str = "tictactoe", **options: Any
+        self, user: FakeUser, channel: Place, name: str = "tictactoe", **options: Any
     ) -> Sent:
         """Feed a /`name` INTERACTION_CREATE and return without waiting for the bot."""
         data = slash_data(self.discord, name, channel.guild_id, options)
@@ -297,7 +304,7 @@ class Harness(World):
         return self._dispatch(kind, user, channel, data, message=message, command=None)
 
     async def slash(
-        self, user: FakeUser, channel: FakeChannel, name: str = "tictactoe", **options: Any
+        self, user: FakeUser, channel: Place, name: str = "tictactoe", **options: Any
     ) -> Sent:
         return await self.dispatch_slash(user, channel, name, **options).wait()
 
@@ -350,7 +357,7 @@ class Harness(World):
         self,
         kind: discord.InteractionType,
         user: FakeUser,
-        channel: FakeChannel,
+        channel: Place,
         data: Json,
         *,
         message: Json | None,
@@ -387,6 +394,11 @@ class Harness(World):
 
     def _note_progress(self, _: object = None) -> None:
         self._progress.set()
+
+    def _on_dispatch(self, guild_id: int, event: str, data: Json) -> None:
+        """A gateway event from the fake Discord, for the servers this harness announced."""
+        if not self.closed and guild_id in self._announced:
+            self._receive(self._frame(event, data))
 
     def _on_request(self, request: Request, token: str | None) -> None:
         self._progress.set()

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from .payloads import FakeChannel, FakeUser, Json, interaction_payload, member_payload
+from .payloads import FakeUser, Json, Place, interaction_payload, member_payload
 from .reading import find_button
 from .rest import FakeDiscord, InteractionRecord
 
@@ -72,7 +72,7 @@ def open_interaction(
     fake: FakeDiscord,
     kind: discord.InteractionType,
     user: FakeUser,
-    channel: FakeChannel,
+    channel: Place,
     data: Json,
     *,
     message: Json | None = None,
@@ -92,6 +92,7 @@ def open_interaction(
         channel=channel,
         joined_at=fake.joined_at,
         message=message,
+        app_permissions=fake.bot_permissions(channel),
     )
     record = InteractionRecord(
         interaction_id,

@@ -44,20 +44,43 @@ V2_TOP = frozenset(
     {Component.action_row, Component.text_display, Component.separator, Component.container}
 )
 V2_IN_CONTAINER = V2_TOP - {Component.container}
+# What Discord fills in when it stores a component without them (its answers carry them).
+STORED_DEFAULTS: dict[Component, Json] = {
+    Component.container: {"accent_color": None, "spoiler": False},
+    Component.separator: {"spacing": 1, "divider": True},
+    Component.string_select: {"min_values": 1, "max_values": 1},
+}
 
 
 class DiscordError(Exception):
     """An error answer: HTTP status, Discord's JSON error code, and for 50035 the field errors."""
 
-    def __init__(self, status: int, code: int, message: str, errors: Json | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        errors: Json | None = None,
+        *,
+        extra: Json | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message, self.errors = status, code, message, errors
+        self.extra = extra or {}  # more fields of the body (a 429's retry_after, global)
+        self.headers = headers or {}
 
     def payload(self) -> Json:
-        body: Json = {"message": self.message, "code": self.code}
+        body: Json = {"message": self.message, "code": self.code, **self.extra}
         if self.errors:
             body["errors"] = self.errors
         return body
+
+
+def rate_limited(retry_after: float, headers: dict[str, str]) -> DiscordError:
+    """429 for a spent per-route bucket, as Discord answers it (not the global limit)."""
+    extra = {"retry_after": round(retry_after, 3), "global": False}
+    return DiscordError(429, 0, "You are being rate limited.", extra=extra, headers=headers)
 
 
 def invalid_form(path: str, code: str, message: str) -> DiscordError:
@@ -148,7 +171,8 @@ class _Layout:
                 f"{kind!r} is not allowed here (or not supported by FakeDiscord).",
             )
         self.count += 1
-        stored = {**component, "id": component.get("id") or next(self._ids)}
+        stored = {**STORED_DEFAULTS.get(kind, {}), **component}
+        stored["id"] = component.get("id") or next(self._ids)
         if kind is Component.button:
             self._button(component, path)
         elif kind is Component.string_select:
@@ -385,6 +409,7 @@ __all__ = [
     "message_payload",
     "modal_problems",
     "problems",
+    "rate_limited",
     "validate_message",
     "validate_modal",
 ]

@@ -16,6 +16,10 @@ every body, faults): this module is only the transport around it. The bot's toke
 server on that shard, heartbeats with ACKs, RESUME with RESUMED; frames are compressed as the
 bot asks (zlib-stream, or zstd-stream when zstandard is installed), as Discord's are.
 
+What the REST side does on its own (a thread started from a message, updated, deleted; a
+channel's overwrites changed) goes out on the gateway too, to the shard that holds the server
+(THREAD_CREATE with newly_created, ...), and GUILD_CREATE carries the server's active threads.
+
 gateway="manual" leaves READY, GUILD_CREATE and RESUMED to the test (`next_from_bot`, `send`,
 `drop`), for tests of what a bot does in between; gateway="silent" does not even say HELLO.
 
@@ -42,14 +46,7 @@ import discord
 from aiohttp import WSMsgType, web
 
 from .interactions import click_data, open_interaction, slash_data
-from .payloads import (
-    FakeChannel,
-    FakeGuild,
-    FakeUser,
-    Json,
-    Snowflakes,
-    guild_create_payload,
-)
+from .payloads import FakeGuild, FakeUser, Json, Place, Snowflakes
 from .rest import TOKEN, FakeDiscord, Request, token_of
 from .world import World
 
@@ -102,6 +99,7 @@ class Connection:
         self.shard = (0, 1)
         self.sequence = 0
         self.session_id = ""
+        self._sending = asyncio.Lock()  # one event at a time, in sequence order
         if compress == "zlib-stream":
             zlib_stream = zlib.compressobj()
             self._compress: Any = lambda data: (
@@ -127,8 +125,9 @@ class Connection:
             await self.ws.send_bytes(self._compress(text.encode()))
 
     async def dispatch(self, event: str, data: Any) -> None:
-        self.sequence += 1
-        await self.send({"op": Op.DISPATCH, "t": event, "s": self.sequence, "d": data})
+        async with self._sending:
+            self.sequence += 1
+            await self.send({"op": Op.DISPATCH, "t": event, "s": self.sequence, "d": data})
 
 
 class Loopback(World):
@@ -166,6 +165,8 @@ class Loopback(World):
         self._ready = asyncio.Event()
         self._exchanges: dict[str, Exchange] = {}  # by token, until answered
         self._unanswered: dict[str, Exchange] = {}
+        self._sending: set[asyncio.Task[None]] = set()  # gateway events on their way
+        self.discord.listeners.append(self._on_dispatch)
         app = web.Application()
         app.router.add_get(GATEWAY_PATH, self._gateway)
         app.router.add_route("*", "/{path:.*}", self._rest)
@@ -270,7 +271,7 @@ class Loopback(World):
     # -- interactions
 
     async def dispatch_slash(
-        self, user: FakeUser, channel: FakeChannel, name: str, **options: Any
+        self, user: FakeUser, channel: Place, name: str, **options: Any
     ) -> Exchange:
         """Send /`name` with `options` to the bot; returns without waiting for its answer."""
         data = slash_data(self.discord, name, channel.guild_id, options)
@@ -292,9 +293,7 @@ class Loopback(World):
         kind = discord.InteractionType.component
         return await self._dispatch(kind, user, channel, data, message, None)
 
-    async def slash(
-        self, user: FakeUser, channel: FakeChannel, name: str, **options: Any
-    ) -> Request:
+    async def slash(self, user: FakeUser, channel: Place, name: str, **options: Any) -> Request:
         """/`name`, and the bot's answer to it (the interaction callback)."""
         return await (await self.dispatch_slash(user, channel, name, **options)).answer()
 
@@ -314,12 +313,14 @@ class Loopback(World):
         return await exchange.answer()
 
     def problems(self) -> list[str]:
-        """What Discord refused (injected faults aside) and the interactions with no answer:
-        empty when every interaction was answered validly."""
+        """What Discord refused (injected faults and rate limits aside: count those with
+        discord.message_bucket), the interactions with no answer, and where the fake's own
+        answers broke Discord's OpenAPI spec: empty when every interaction was answered validly."""
         found = [
             f"{r.method} {r.path}: {r.status} {r.body if r.status == 401 else ''}".rstrip()
             for r in self.refused
         ]
+        found += self.discord.spec_problems
         found += [
             f"interaction {e.id} ({e.type.name}): no answer" for e in self._unanswered.values()
         ]
@@ -329,7 +330,7 @@ class Loopback(World):
         self,
         kind: discord.InteractionType,
         user: FakeUser,
-        channel: FakeChannel,
+        channel: Place,
         data: Json,
         message: Json | None,
         command: str | None,
@@ -368,7 +369,7 @@ class Loopback(World):
             body = {"message": f"400: Bad Request ({error})", "code": 50109}
             return _json_response(400, body, {})
         record, status, body, headers = answer
-        if status >= 400 and record.fault is None:
+        if status >= 400 and status != 429 and record.fault is None:
             self.refused.append(record)
         self._note(record)
         await self.discord.respond()
@@ -442,7 +443,16 @@ class Loopback(World):
             self._ready.set()
 
     def _guild_payload(self, guild: FakeGuild) -> Json:
-        return guild_create_payload(guild, self.bot_user, self.discord.joined_at)
+        return self.discord.guild_create(guild)
+
+    def _on_dispatch(self, guild_id: int, event: str, data: Json) -> None:
+        """A gateway event from the fake Discord, on the shard that holds `guild_id` (none
+        until that shard has identified: it will hear of the server in GUILD_CREATE)."""
+        connection = self.connections.get(self.shard_of(guild_id))
+        if connection is not None and not connection.ws.closed:
+            task = asyncio.ensure_future(connection.dispatch(event, data))
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
 
 
 def _json_response(status: int, body: Any, headers: dict[str, str]) -> web.Response:

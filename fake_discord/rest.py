@@ -5,10 +5,14 @@ way Discord does and checks what it is sent the way Discord does.
 Routes: interaction callbacks (channel_message, deferred_channel_message, deferred_message_update,
 message_update; `with_response` honoured), followups, GET/PATCH of "@original" and of followups,
 the bot's user and application, command registration, and (once `gateway_url` is set, as the
-loopback does) GET /gateway/bot. Requests other than interaction callbacks and webhooks need the
-bot's token (401 otherwise). Refused like Discord: a second callback for one interaction
-(400/40060), a callback after 3 seconds (404/10062), an empty message (400/50006), and an
-invalid body (400/50035, with the offending field in `errors`).
+loopback does) GET /gateway/bot. Channels and threads: POST/GET a channel's messages (a page of
+history, newest first), GET/PATCH one, Start Thread from Message (a public thread with the
+message's id; THREAD_CREATE with newly_created), GET a channel or thread, PATCH a thread
+(THREAD_UPDATE), DELETE it (THREAD_DELETE); the gateway hears of these through `listeners`.
+Requests other than interaction callbacks and webhooks need the bot's token (401 otherwise).
+Refused like Discord: a second callback for one interaction (400/40060), a callback after 3
+seconds (404/10062), an empty message (400/50006), and an invalid body (400/50035, with the
+offending field in `errors`).
 
 Message bodies are checked in both layouts:
   * classic: `content` (at most 2,000 characters) and at most 5 action rows of 1-5 buttons;
@@ -19,6 +23,18 @@ Message bodies are checked in both layouts:
     (Discord checks the message as it would be after the edit).
   * Both: buttons with a custom_id of 1-100 characters, unique in the message, a label of at
     most 80 characters or an emoji; component ids unique, filled in (1, 2, ...) when left out.
+
+Refused like Discord in channels: an unknown channel (404/10003) or message (404/10008), a
+second thread from one message (400/160004), a thread from a thread (400/50024), and without
+the permission (403/50013): View Channel and Send Messages to post in a channel, Send Messages
+in Threads (the parent's) in a thread, Create Public Threads to start one, Manage Threads to
+lock or delete one. `deny(channel, bits)` takes permissions from the bot, as a member overwrite
+(the bot holds every permission but Administrator, so that overwrites count). POST messages is
+held to Discord's per-channel bucket (ratelimits.Bucket: 5 per 5 s, X-RateLimit-* headers on
+every answer, 429 with retry_after and global false beyond; `message_bucket.rate_limited`
+counts them). With `record` (not in load tests) request bodies of the routes Discord's OpenAPI
+spec describes are checked against it (400/50035, as Discord), and what the fake answers or
+sends on the gateway is checked too: its own mismatches are listed in `spec_problems`.
 
 Faults, for tests of how a bot copes (see Fault): a status for the next matching request(s),
 applied first or not, 429 with a retry_after; `latency` delays every answer; `pause()` holds
@@ -45,9 +61,29 @@ from fake_discord.limits import (
     LOADING,
     DiscordError,
     invalid_form,
+    rate_limited,
     validate_message,
 )
-from fake_discord.payloads import GUILD_INSTALL, FakeUser, Json, Snowflakes, iso_now
+from fake_discord.openapi import spec
+from fake_discord.payloads import (
+    BOT_PERMISSIONS,
+    CREATE_PUBLIC_THREADS,
+    GUILD_INSTALL,
+    MANAGE_THREADS,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    FakeChannel,
+    FakeGuild,
+    FakeThread,
+    FakeUser,
+    Json,
+    Place,
+    Snowflakes,
+    guild_create_payload,
+    iso_now,
+)
+from fake_discord.ratelimits import Bucket
 
 TOKEN = "x"
 CALLBACK_DEADLINE_SECONDS = 3.0  # Discord drops an interaction not answered within 3 seconds
@@ -57,6 +93,8 @@ Component = discord.ComponentType
 EPHEMERAL = discord.MessageFlags(ephemeral=True).value
 
 _API_PATH = re.compile(r"^/api/v\d+")
+HAS_THREAD = discord.MessageFlags(has_thread=True).value
+MAX_MESSAGES_PAGE = 100  # GET /channels/{id}/messages: at most 100 a page (50 by default)
 
 
 # ---------------------------------------------------------------------------------- records
@@ -164,6 +202,14 @@ def route_of(method: str, path: str) -> str:
         return "commands"
     if parts == ["gateway", "bot"]:
         return "gateway"
+    if parts[0] == "channels" and len(parts) == 2:
+        return "channel"
+    if parts[0] == "channels" and len(parts) == 3 and parts[2] == "messages":
+        return "channel_messages"
+    if parts[0] == "channels" and len(parts) == 4 and parts[2] == "messages":
+        return "channel_message"
+    if parts[0] == "channels" and len(parts) == 5 and parts[2:5:2] == ["messages", "threads"]:
+        return "thread_from_message"
     return "unknown"
 
 
@@ -200,6 +246,21 @@ class FakeDiscord:
         self.latency = 0.0  # seconds every answer takes to come back
         self.cpu_seconds = 0.0  # thread CPU time spent being Discord (and the harness's hooks)
         self._paused: asyncio.Event | None = None
+        # The places messages go (channels, DMs, threads) by id, and each one's messages.
+        self.channels: dict[int, Place] = {}
+        self.channel_message_ids: dict[int, list[int]] = {}
+        self.denied: dict[int, int] = {}  # channel id -> permission bits the bot is denied
+        # POST /channels/{channel_id}/messages: 5 per 5 s in each channel or thread.
+        self.message_bucket = Bucket("POST /channels/{channel_id}/messages")
+        # Who hears of a change on the gateway: (guild id, event, data) for each harness or
+        # loopback on this fake (each passes on what its bot's shards should hear).
+        self.listeners: list[Callable[[int, str, Json], None]] = []
+        # Bodies and answers checked against Discord's OpenAPI spec (off for load tests): see
+        # spec_problems. Kept as sent and checked when asked, off the bot's path: a check of
+        # a board's JSON takes milliseconds, and interactions have 3 seconds.
+        self.check_spec = record
+        self._unchecked: list[tuple[str, str, Any]] = []  # (where, schema or request, value)
+        self._spec_problems: list[str] = []
 
     # -- the test side
 
@@ -224,6 +285,73 @@ class FakeDiscord:
         if text is None:
             raise DiscordError(404, 10008, "Unknown Message")
         return json.loads(text)
+
+    def deny(self, channel: FakeChannel, permissions: int) -> None:
+        """Deny the bot `permissions` in `channel` (and its threads), as a server's admin does
+        with a member overwrite; 0 gives them back. Discord sends CHANNEL_UPDATE."""
+        self.denied[channel.id] = permissions
+        if channel.guild_id is not None:
+            self.dispatch(channel.guild_id, "CHANNEL_UPDATE", self.channel_payload(channel))
+
+    def bot_permissions(self, place: Place) -> int:
+        """The bot's permissions in a channel or thread (a thread has its parent's)."""
+        channel_id = place.parent_id or place.id
+        return BOT_PERMISSIONS & ~self.denied.get(channel_id, 0)
+
+    def channel_payload(self, place: Place) -> Json:
+        """A channel or thread as Discord sends it (a channel with the bot's overwrite)."""
+        if isinstance(place, FakeThread):
+            return place.payload()
+        denied = self.denied.get(place.id, 0)
+        overwrite = {"id": str(self.bot_user.id), "type": 1, "allow": "0", "deny": str(denied)}
+        return place.payload((overwrite,) if denied else ())
+
+    def guild_create(self, guild: FakeGuild) -> Json:
+        """GUILD_CREATE for `guild`: its channels as they stand, its active threads."""
+        threads = [
+            thread.payload()
+            for thread in self.channels.values()
+            if isinstance(thread, FakeThread)
+            and thread.guild_id == guild.id
+            and not thread.archived
+        ]
+        for thread in threads:
+            self._check_schema("GUILD_CREATE threads", "ThreadResponse", thread)
+        channels = [self.channel_payload(channel) for channel in guild.channels]
+        return guild_create_payload(
+            guild, self.bot_user, self.joined_at, channels=channels, threads=threads
+        )
+
+    def messages_in(self, place: Place) -> list[Json]:
+        """Every non-ephemeral message of a channel or thread, oldest first."""
+        return [self.message(i) for i in self.channel_message_ids.get(place.id, [])]
+
+    @property
+    def spec_problems(self) -> list[str]:
+        """Where Discord's OpenAPI spec disagrees with what went through the fake so far: its
+        answers and gateway events, and the bodies a bot sent on routes where the fake's own
+        checks stand in for Discord's (the channel routes refuse a body the spec refuses,
+        400/50035, as Discord does). Empty when all agree."""
+        checker = spec()
+        for where, what, value in self._unchecked:
+            if what.startswith("request "):
+                method, path = what.removeprefix("request ").split(" ", 1)
+                found = checker.request_problems(method, path, value)
+            elif what.startswith("response "):
+                method, path, status = what.removeprefix("response ").split(" ", 2)
+                found = checker.response_problems(method, path, int(status), value)
+            else:
+                found = checker.schema_problems(what, value)
+            self._spec_problems += [f"{where}: {problem}" for problem in found]
+        self._unchecked.clear()
+        return self._spec_problems
+
+    def dispatch(self, guild_id: int, event: str, data: Json) -> None:
+        """Send a gateway event to the bot's shard for `guild_id` (through the listeners)."""
+        if event.startswith("THREAD_") and event != "THREAD_DELETE":
+            self._check_schema(event, "ThreadResponse", data)
+        for listener in self.listeners:
+            listener(guild_id, event, data)
 
     def command(self, name: str, guild_id: int | None) -> Json:
         """The registered command `name` as a user in `guild_id` would see it."""
@@ -281,12 +409,21 @@ class FakeDiscord:
             if interaction.command:
                 metadata["name"] = interaction.command
                 metadata["command_type"] = discord.AppCommandType.chat_input.value
+            if interaction.message_id is not None:  # a click: the message clicked on
+                metadata["interacted_message_id"] = str(interaction.message_id)
             message["interaction_metadata"] = metadata
         if guild_id is not None:
             message["guild_id"] = str(guild_id)
         if not flags & EPHEMERAL:
-            self.messages[int(message["id"])] = _dumps(message)
-            self.last_message_ids[channel_id] = int(message["id"])
+            message_id = int(message["id"])
+            self.messages[message_id] = _dumps(message)
+            self.last_message_ids[channel_id] = message_id
+            self.channel_message_ids.setdefault(channel_id, []).append(message_id)
+            thread = self.channels.get(channel_id)
+            if isinstance(thread, FakeThread):
+                thread.message_count += 1
+                thread.total_message_sent += 1
+                thread.last_message_id = message_id
         return message
 
     # -- the transport side
@@ -319,14 +456,22 @@ class FakeDiscord:
             request.body = json.loads(data) if data else None
             fault = self._take_fault(request)
             if fault is None or fault.applied:
-                status, body = self._route(request, headers, params)
+                status, body = self._route(request, headers, params, answer_headers)
             if fault is not None:
                 request.fault = fault
                 status = fault.status
                 body, answer_headers = fault.answer()
         except DiscordError as error:
             status, body = error.status, error.payload()
+            answer_headers.update(error.headers)
         request.status = status
+        if self.check_spec and request.fault is None:
+            if request.body is not None and not request.route.startswith(("channel", "thread")):
+                self._unchecked.append(
+                    (f"{method} {path} sent", f"request {method} {path}", request.body)
+                )
+            where = f"{method} {path} answered {status}"
+            self._unchecked.append((where, f"response {method} {path} {status}", body))
         if self.record:
             self.requests.append(request)
         return request, status, body, answer_headers
@@ -341,7 +486,11 @@ class FakeDiscord:
         return None
 
     def _route(
-        self, request: Request, headers: dict[str, str], params: dict[str, Any]
+        self,
+        request: Request,
+        headers: dict[str, str],
+        params: dict[str, Any],
+        answer_headers: dict[str, str],
     ) -> tuple[int, Any]:
         method, route, parts = request.method, request.route, request.path.strip("/").split("/")
         if route == "callback":
@@ -364,7 +513,7 @@ class FakeDiscord:
                 "session_start_limit": limit,
             }
         if method == "GET" and route == "me":
-            return 200, self.bot_user.payload()
+            return 200, {**self.bot_user.payload(), "mfa_enabled": False, "locale": "en-US"}
         if method == "GET" and route == "application":
             return 200, self._application()
         if route == "commands":
@@ -373,6 +522,8 @@ class FakeDiscord:
                 return 200, self.commands.get(guild_id, [])
             if method == "PUT":
                 return 200, self._put_commands(guild_id, request.body)
+        if route in ("channel", "channel_messages", "channel_message", "thread_from_message"):
+            return self._channel_route(request, params, answer_headers)
         raise DiscordError(404, 0, "404: Not Found")
 
     def _interaction(self, token: str, interaction_id: int | None = None) -> InteractionRecord:
@@ -392,7 +543,17 @@ class FakeDiscord:
             "owner": {**self.bot_user.payload(), "id": "1", "username": "owner", "bot": False},
             "verify_key": "0" * 64,
             "flags": 0,
+            "flags_new": "0",
             "team": None,
+            "type": None,
+            "redirect_uris": [],
+            "interactions_endpoint_url": None,
+            "role_connections_verification_url": None,
+            "approximate_guild_count": 1,
+            "approximate_user_install_count": 0,
+            "approximate_user_authorization_count": 0,
+            "explicit_content_filter": 0,
+            "eligible_oauth2_scopes": [],
         }
 
     def _put_commands(self, guild_id: int | None, body: Any) -> list[Json]:
@@ -413,8 +574,150 @@ class FakeDiscord:
                     **command,
                 }
             )
+            permissions = stored[-1]["default_member_permissions"]
+            if permissions is not None:  # Discord answers the bits as a string
+                stored[-1]["default_member_permissions"] = str(permissions)
         self.commands[guild_id] = stored
         return stored
+
+    # -- channels, their messages and threads
+
+    def _channel_route(
+        self, request: Request, params: dict[str, Any], answer_headers: dict[str, str]
+    ) -> tuple[int, Any]:
+        method, route, parts = request.method, request.route, request.path.strip("/").split("/")
+        place = self.channels.get(int(parts[1])) if parts[1].isdigit() else None
+        if route == "channel_messages" and method == "POST":
+            # Discord counts a request against the bucket before it looks at it.
+            retry_after, headers = self.message_bucket.take(int(parts[1]))
+            answer_headers.update(headers)
+            if retry_after is not None:
+                raise rate_limited(retry_after, headers)
+        if place is None:
+            raise DiscordError(404, 10003, "Unknown Channel")
+        if self.check_spec and request.body is not None:
+            found = spec().request_problems(method, request.path, request.body)
+            if found:
+                where, _, problem = found[0].partition(": ")
+                raise invalid_form(where, "SPEC_MISMATCH", problem)
+        if route == "channel":
+            return self._channel(request, place)
+        if route == "channel_messages":
+            if method == "POST":
+                self._require_send(place)
+                message = self.create_message(place.id, place.guild_id, request.body or {})
+                request.message = message
+                return 200, message
+            if method == "GET":
+                return 200, self._history(place, params)
+            raise DiscordError(405, 0, "405: Method Not Allowed")
+        message = self._message_in(place, int(parts[3]))
+        if route == "thread_from_message" and method == "POST":
+            return 201, self._start_thread(place, message, request.body or {})
+        if route == "channel_message" and method == "GET":
+            return 200, message
+        if route == "channel_message" and method == "PATCH":
+            request.message = self._edit_message(message, request.body or {})
+            return 200, request.message
+        raise DiscordError(405, 0, "405: Method Not Allowed")
+
+    def _require(self, place: Place, permissions: int) -> None:
+        if place.guild_id is not None and self.bot_permissions(place) & permissions != permissions:
+            raise DiscordError(403, 50013, "Missing Permissions")
+
+    def _require_send(self, place: Place) -> None:
+        in_thread = isinstance(place, FakeThread)
+        self._require(
+            place, VIEW_CHANNEL | (SEND_MESSAGES_IN_THREADS if in_thread else SEND_MESSAGES)
+        )
+        if isinstance(place, FakeThread) and place.archived:
+            if place.locked:
+                raise DiscordError(400, 50083, "Thread is archived")
+            # A message from a member who may send in threads unarchives the thread.
+            place.archived, place.archived_at = False, iso_now()
+            self.dispatch(place.guild_id, "THREAD_UPDATE", place.payload())
+
+    def _message_in(self, place: Place, message_id: int) -> Json:
+        message = self.message(message_id)
+        if int(message["channel_id"]) != place.id:
+            raise DiscordError(404, 10008, "Unknown Message")
+        return message
+
+    def _history(self, place: Place, params: dict[str, Any]) -> list[Json]:
+        """GET /channels/{id}/messages: newest first, `limit` (1-100, 50) before/after an id."""
+        limit = int(params.get("limit", 50))
+        if not 1 <= limit <= MAX_MESSAGES_PAGE:
+            raise invalid_form("limit", "NUMBER_TYPE_MAX", "Must be between 1 and 100.")
+        ids = self.channel_message_ids.get(place.id, [])
+        if "after" in params:
+            after = int(params["after"])
+            chosen = [i for i in ids if i > after][:limit]
+        else:
+            before = int(params.get("before") or 2**64)
+            chosen = [i for i in ids if i < before][-limit:]
+        return [self.message(i) for i in reversed(chosen)]
+
+    def _start_thread(self, parent: Place, message: Json, body: Json) -> Json:
+        """Start Thread from Message: a public thread whose id is the message's."""
+        if isinstance(parent, FakeThread) or parent.guild_id is None:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        self._require(parent, VIEW_CHANNEL | CREATE_PUBLIC_THREADS)
+        message_id = int(message["id"])
+        if message_id in self.channels:
+            raise DiscordError(400, 160004, "A thread has already been created for this message")
+        thread = FakeThread(
+            message_id,
+            parent.guild_id,
+            parent.id,
+            self.bot_user.id,
+            body["name"],
+            auto_archive_duration=body.get("auto_archive_duration") or 4320,
+            rate_limit_per_user=body.get("rate_limit_per_user") or 0,
+        )
+        self.channels[thread.id] = thread
+        # The starting message now links to its thread (Discord: HAS_THREAD, `thread`).
+        message["flags"] = int(message.get("flags") or 0) | HAS_THREAD
+        message["thread"] = thread.payload()
+        self.messages[message_id] = _dumps(message)
+        self.dispatch(parent.guild_id, "THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        return thread.payload()
+
+    def _channel(self, request: Request, place: Place) -> tuple[int, Any]:
+        """GET a channel or thread; PATCH a thread (name, archived, locked, archive after);
+        DELETE a thread (Manage Threads)."""
+        if request.method == "GET":
+            return 200, self.channel_payload(place)
+        if not isinstance(place, FakeThread):
+            raise DiscordError(403, 50013, "Missing Permissions")  # the fake edits threads only
+        if request.method == "PATCH":
+            body = request.body or {}
+            if "name" in body:
+                place.name = body["name"]
+            if "auto_archive_duration" in body:
+                place.auto_archive_duration = body["auto_archive_duration"]
+            if "locked" in body:
+                self._require(place, MANAGE_THREADS)
+                place.locked = bool(body["locked"])
+            if "archived" in body and bool(body["archived"]) != place.archived:
+                place.archived, place.archived_at = bool(body["archived"]), iso_now()
+            self.dispatch(place.guild_id, "THREAD_UPDATE", place.payload())
+            return 200, place.payload()
+        if request.method == "DELETE":
+            self._require(place, MANAGE_THREADS)
+            del self.channels[place.id]
+            gone = {
+                "id": str(place.id),
+                "guild_id": str(place.guild_id),
+                "parent_id": str(place.parent_id),
+                "type": place.payload()["type"],
+            }
+            self.dispatch(place.guild_id, "THREAD_DELETE", gone)
+            return 200, place.payload()
+        raise DiscordError(405, 0, "405: Method Not Allowed")
+
+    def _check_schema(self, where: str, schema: str, value: Json) -> None:
+        if self.check_spec:
+            self._unchecked.append((where, schema, value))
 
     # -- interaction responses
 

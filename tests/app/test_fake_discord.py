@@ -302,3 +302,17 @@ async def test_a_layout_view_from_discord_py_is_stored_and_read_back(raw):
     assert message.flags.components_v2
     assert [c.type for c in message.components] == [discord.ComponentType.container]
     assert harness.last_message(channel)["components"] == sent.response.message["components"]
+
+
+async def test_what_goes_through_is_checked_against_discords_openapi_spec(raw):
+    harness, bot, channel, alice = raw
+    shown = harness.post_message(channel, {"flags": V2, "components": v2_board()})
+    bot.answer = {"flags": V2, "components": v2_board()}
+    await harness.click(alice, shown, cell=(0, 0))
+    assert harness.discord.spec_problems == []  # the bot's body and the fake's answer
+    mentions = {"parse": ["everyone", "nobody"]}  # the fake itself lets it by
+    bot.answer = {"flags": V2, "components": v2_board(), "allowed_mentions": mentions}
+    sent = await harness.click(alice, shown, cell=(0, 1))
+    assert sent.response.status == 200
+    (problem,) = harness.discord.spec_problems
+    assert "callback sent: data.allowed_mentions.parse.1: " in problem

@@ -102,3 +102,85 @@ async def test_every_request_is_answered_and_refusals_are_listed():
             "GET /nowhere",
             "POST /interactions/1/tok1/callback",
         ]
+
+
+async def next_dispatch(ws: aiohttp.ClientWebSocketResponse) -> tuple[str, dict]:
+    """The next DISPATCH event on a gateway connection (heartbeat acks and the like skipped)."""
+    while True:
+        frame = await asyncio.wait_for(ws.receive_json(), timeout=10)
+        if frame["op"] == Op.DISPATCH:
+            return frame["t"], frame["d"]
+
+
+async def identify(fake: Loopback, http: aiohttp.ClientSession) -> aiohttp.ClientWebSocketResponse:
+    """A gateway connection as a bot opens one (no compression), past READY."""
+    assert fake.discord.gateway_url is not None
+    ws = await http.ws_connect(fake.discord.gateway_url)
+    assert (await ws.receive_json())["op"] == Op.HELLO
+    await ws.send_json({"op": Op.IDENTIFY, "d": {"token": TOKEN, "shard": [0, 1]}})
+    assert (await next_dispatch(ws))[0] == "READY"
+    return ws
+
+
+async def test_a_thread_reaches_the_gateway_and_a_reconnected_bots_guild_create():
+    async with Loopback(token=TOKEN) as fake, aiohttp.ClientSession(fake.url) as http:
+        guild = fake.create_guild("club")
+        channel = guild.channels[0]
+        bot = {"Authorization": f"Bot {TOKEN}"}
+        ws = await identify(fake, http)
+        event, joined = await next_dispatch(ws)
+        assert (event, joined["threads"]) == ("GUILD_CREATE", [])
+        posted = await http.post(
+            f"/api/v10/channels/{channel.id}/messages", json={"content": "Cup"}, headers=bot
+        )
+        card = await posted.json()
+        started = await http.post(
+            f"/api/v10/channels/{channel.id}/messages/{card['id']}/threads",
+            json={"name": "Cup", "auto_archive_duration": 60},
+            headers=bot,
+        )
+        assert started.status == 201
+        thread = await started.json()
+        event, created = await next_dispatch(ws)
+        assert event == "THREAD_CREATE"
+        assert created == {**thread, "newly_created": True}
+        assert (thread["id"], thread["parent_id"]) == (card["id"], str(channel.id))
+        await ws.close()
+        ws = await identify(fake, http)
+        event, joined = await next_dispatch(ws)
+        assert event == "GUILD_CREATE"
+        assert joined["threads"] == [thread]
+        await ws.close()
+        assert fake.problems() == []
+
+
+async def test_a_channels_sixth_message_in_a_window_is_answered_429_as_discord_does():
+    async with Loopback(token=TOKEN) as fake, aiohttp.ClientSession(fake.url) as http:
+        channel = fake.create_guild("club").channels[0]
+        bot = {"Authorization": f"Bot {TOKEN}"}
+        path = f"/api/v10/channels/{channel.id}/messages"
+        remaining = []
+        for i in range(5):
+            answer = await http.post(path, json={"content": f"Board {i}"}, headers=bot)
+            assert answer.status == 200
+            remaining.append(answer.headers["X-RateLimit-Remaining"])
+        assert remaining == ["4", "3", "2", "1", "0"]
+        assert answer.headers["X-RateLimit-Limit"] == "5"
+        limited = await http.post(path, json={"content": "Board 5"}, headers=bot)
+        body = await limited.json()
+        assert limited.status == 429
+        assert body["global"] is False
+        assert 0 < body["retry_after"] <= 5
+        assert float(limited.headers["X-RateLimit-Reset-After"]) == body["retry_after"]
+        assert limited.headers["X-RateLimit-Remaining"] == "0"
+        assert limited.headers["X-RateLimit-Scope"] == "user"
+        assert limited.headers["Via"]  # without it, discord.py takes a 429 for a ban
+        assert 1 <= int(limited.headers["Retry-After"]) <= 5
+        other = fake.create_guild("other").channels[0]
+        elsewhere = await http.post(
+            f"/api/v10/channels/{other.id}/messages", json={"content": "Board"}, headers=bot
+        )
+        assert elsewhere.status == 200  # a bucket per channel
+        assert [m["content"] for m in fake.messages_in(channel)] == [f"Board {i}" for i in range(5)]
+        assert fake.discord.message_bucket.rate_limited == 1
+        assert fake.problems() == []  # a 429 is Discord pacing the bot, not a refusal
