@@ -151,7 +151,7 @@ class TicTacToeBot(commands.AutoShardedBot):
                 memory=self.server_settings,
                 storage=self.records,
                 metrics=self.metrics,
-                default_timeout=self.settings.game_timeout_seconds,
+                default_timeout=self.settings.turn_timeout_seconds,
             )
         )
         if self.records is not None:  # each server's settings, loaded as the server arrives
@@ -188,7 +188,7 @@ class TicTacToeBot(commands.AutoShardedBot):
         return Table(
             TokenEditor(self),
             rng=self.rng,
-            game_timeout=self.settings.game_timeout_seconds,
+            turn_timeout=self.settings.turn_timeout_seconds,
             clock=self.clock,
             bot_id=bot_id,
             announce=lambda finished: self.dispatch("game_finished", finished),

@@ -145,7 +145,7 @@ class MissingTokenError(SettingsError):
 class Settings:
     token: str = field(repr=False)
     guild_id: int | None = None
-    game_timeout_seconds: int = DEFAULT_TURN_TIMEOUT_SECONDS  # TURN_TIMEOUT_SECONDS
+    turn_timeout_seconds: int = DEFAULT_TURN_TIMEOUT_SECONDS  # TURN_TIMEOUT_SECONDS
     log_level: str = "INFO"
     data_dir: Path = Path(DEFAULT_DATA_DIR)
     database_url: str = field(
@@ -178,7 +178,7 @@ class Settings:
 
         token = check(_token, "")
         guild_id = check(_guild_id, None)
-        game_timeout_seconds = check(_turn_timeout_seconds, DEFAULT_TURN_TIMEOUT_SECONDS)
+        turn_timeout_seconds = check(_turn_timeout_seconds, DEFAULT_TURN_TIMEOUT_SECONDS)
         log_level = check(log_level_from_env, DEFAULT_LOG_LEVEL)
         data_dir = check(_data_dir, Path(DEFAULT_DATA_DIR))
         database_url = check(_database_url, "")
@@ -196,7 +196,7 @@ class Settings:
         return cls(
             token=token,
             guild_id=guild_id,
-            game_timeout_seconds=game_timeout_seconds,
+            turn_timeout_seconds=turn_timeout_seconds,
             log_level=log_level,
             data_dir=data_dir,
             database_url=database_url,

@@ -108,7 +108,7 @@ class Harness(World):
         cls,
         *,
         seed: int = 0,
-        game_timeout_seconds: int = 600,
+        turn_timeout_seconds: int = 600,
         record: bool = True,
         bot: discord.Client | None = None,
         discord_: FakeDiscord | None = None,
@@ -118,7 +118,7 @@ class Harness(World):
         if bot is None:
             # Imported by name: the harness does not depend on the bot's (changing) types.
             client, settings = (importlib.import_module(f"bot.{m}") for m in ("app", "settings"))
-            config = settings.Settings(token=TOKEN, game_timeout_seconds=game_timeout_seconds)
+            config = settings.Settings(token=TOKEN, turn_timeout_seconds=turn_timeout_seconds)
             bot = client.TicTacToeBot(config, rng=random.Random(seed))
         if discord_ is None:
             snowflake = Snowflakes()

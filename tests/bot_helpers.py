@@ -49,7 +49,7 @@ def make_bot(
     settings = Settings(
         token="not-a-real-token",
         guild_id=guild_id,
-        game_timeout_seconds=GAME_TIMEOUT,
+        turn_timeout_seconds=GAME_TIMEOUT,
         shard_count=shard_count,
         shard_ids=shard_ids,
     )

@@ -223,10 +223,10 @@ async def tictactoe(actor: MemberActor, world: DemoWorld, **options: Any) -> Int
     return await actor.slash(world.channel, "tictactoe", **options)
 
 
-def game_timeout(world: DemoWorld) -> int:
+def turn_timeout(world: DemoWorld) -> int:
     bot = world.env.bot
     assert isinstance(bot, TicTacToeBot)
-    return bot.settings.game_timeout_seconds
+    return bot.settings.turn_timeout_seconds
 
 
 # ---------------------------------------------------------------- the states
@@ -316,7 +316,7 @@ async def rematch(world: DemoWorld) -> MemberActor:
 async def expired(world: DemoWorld) -> MemberActor:
     await tictactoe(world.you, world)
     await play(world.you, world, (0, 0))
-    await world.env.advance_time(game_timeout(world) + 1)
+    await world.env.advance_time(turn_timeout(world) + 1)
     reached(is_over(board_message(world)), "the game is over")
     return world.you
 

@@ -24,7 +24,7 @@ from .ours import Settings, TicTacToeBot
 
 # Longer than any run (a run at 50,000 games under tracemalloc takes over 10 minutes): no game
 # expires halfway, and no expiry edit is measured.
-GAME_TIMEOUT_SECONDS = 24 * 3600
+TURN_TIMEOUT_SECONDS = 24 * 3600
 
 Response = discord.InteractionResponseType
 
@@ -33,7 +33,7 @@ def our_bot(*, shard_count: int | None = None, **kwargs: object) -> TicTacToeBot
     """Ours as the benchmarks run it: a seeded AI, no game expiring during a run; `kwargs`
     go to TicTacToeBot (records=..., writer=...)."""
     settings = Settings(
-        token=TOKEN, game_timeout_seconds=GAME_TIMEOUT_SECONDS, shard_count=shard_count
+        token=TOKEN, turn_timeout_seconds=TURN_TIMEOUT_SECONDS, shard_count=shard_count
     )
     return TicTacToeBot(settings, rng=random.Random(0), **kwargs)  # type: ignore[arg-type]
 
@@ -95,7 +95,7 @@ async def make_world(
     gc.unfreeze()  # the previous world's bot froze its objects; let them go
     gc.collect()
     harness = await Harness.start(
-        seed=0, record=False, bot=bot or our_bot(), game_timeout_seconds=GAME_TIMEOUT_SECONDS
+        seed=0, record=False, bot=bot or our_bot(), turn_timeout_seconds=TURN_TIMEOUT_SECONDS
     )
     guilds = [
         harness.create_guild(

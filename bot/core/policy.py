@@ -138,12 +138,12 @@ class Decline:
 Decision = Refuse | Update | Expire | Start | Private | AskResign | Resign | KeepPlaying | Decline
 
 
-def idle_seconds(state: State, game_timeout: float) -> float:
+def idle_seconds(state: State, turn_timeout: float) -> float:
     """How long `state` may sit untouched: a challenge a minute, a game its own turn timeout
     (the one its server set when it started) or else the bot's."""
     if isinstance(state, Challenge):
         return CHALLENGE_SECONDS
-    return state.look.timeout or game_timeout
+    return state.look.timeout or turn_timeout
 
 
 class Room(NamedTuple):
@@ -194,7 +194,7 @@ def decide_click(
     seen: Seen,
     user_id: int,
     *,
-    game_timeout: float,
+    turn_timeout: float,
     rng: random.Random,
 ) -> Decision:
     """What happens when `user_id` presses the button described by `seen`."""
@@ -217,7 +217,7 @@ def decide_click(
         if seen.has_ended:
             return Refuse(_closed(state), state)
         # Nothing in memory (a restart): the message is the only record of the game.
-        if seen.seconds_since_change > idle_seconds(state, game_timeout):
+        if seen.seconds_since_change > idle_seconds(state, turn_timeout):
             return Expire(state)
     elif seen.click.key not in (live.key, live.unsure_of):
         return Refuse(Refusal.STALE, state)

@@ -68,7 +68,7 @@ class Table:
         editor: Editor,
         *,
         rng: random.Random,
-        game_timeout: float,
+        turn_timeout: float,
         clock: Callable[[], float],
         bot_id: Callable[[], int],
         announce: Callable[[FinishedGame], None],
@@ -81,7 +81,7 @@ class Table:
         kinds: tuple[Kind, ...] = (CLASSIC,),
     ) -> None:
         self.rng = rng
-        self.game_timeout = game_timeout
+        self.turn_timeout = turn_timeout
         self.clock = clock
         self._wall_clock = wall_clock  # unix seconds, for deadlines shown after no interaction
         self._bot_id = bot_id
@@ -172,7 +172,7 @@ class Table:
     ) -> None:
         """Answer with a new message showing `state`, and hold the seat for it."""
         seat = seat_of(scope, state.players)
-        idle = idle_seconds(state, self.game_timeout)
+        idle = idle_seconds(state, self.turn_timeout)
         claim = self._entry(request, kind, kind.key(state), idle)
         if isinstance(state, Challenge):
             claim = claim._replace(challenger=state.challenger)
@@ -237,7 +237,7 @@ class Table:
             message_seat=self.store.seat_showing(shown.id),
         )
         decision = decide_click(
-            live, seen, request.user_id, game_timeout=self.game_timeout, rng=self.rng
+            live, seen, request.user_id, turn_timeout=self.turn_timeout, rng=self.rng
         )
         await self._carry_out(request, door, kind, seat, decision, live, click.key)
 
@@ -300,7 +300,7 @@ class Table:
         message = request.message
         assert message is not None
         over = isinstance(new, Game) and new.is_over
-        idle = idle_seconds(new, self.game_timeout)
+        idle = idle_seconds(new, self.turn_timeout)
         key = kind.key(new)
         live = self._entry(request, kind, key, idle, message.id)
         if old is not None:  # where the game started stays where it is played; its question too
@@ -359,7 +359,7 @@ class Table:
             self.metrics.start_refusals[refusal.reason].inc()
             await self.refuse(request, door, refusal, refusal.link)
             return
-        idle = idle_seconds(game, self.game_timeout)
+        idle = idle_seconds(game, self.turn_timeout)
         claim = self._entry(request, kind, kind.key(game), idle)
         if not self.store.compare_and_set(seat, None, claim):
             await self.raced(request, door)
@@ -384,7 +384,7 @@ class Table:
         message = request.message
         assert message is not None
         if old is None:  # nothing in memory since a restart: the message is the record
-            idle = idle_seconds(game, self.game_timeout)
+            idle = idle_seconds(game, self.turn_timeout)
             fresh = self._entry(request, kind, kind.key(game), idle, message.id)
         else:
             idle = max(0.0, old.deadline - self.clock())
@@ -493,7 +493,7 @@ class Table:
         reply = await kind.bot_reply(game, self.rng)
         over = reply.is_over
         key = kind.key(reply)
-        idle = idle_seconds(reply, self.game_timeout)
+        idle = idle_seconds(reply, self.turn_timeout)
         moved = live._replace(key=key, deadline=self.clock() + idle)
         claimed = (
             self.store.compare_and_set(seat, live, None)

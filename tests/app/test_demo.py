@@ -132,7 +132,7 @@ async def test_page_sync_refreshes_only_for_changes_no_action_published(simcord_
         assert not await sync.check()
 
         # The bot's own timer expires the game: only the sync can show it.
-        await simcord_env.advance_time(simcord_env.bot.settings.game_timeout_seconds + 1)
+        await simcord_env.advance_time(simcord_env.bot.settings.turn_timeout_seconds + 1)
         assert await sync.check()
 
 

@@ -169,7 +169,7 @@ def test_the_environment_wins_over_the_dotenv_file(tmp_path):
 
 def test_defaults():
     settings = Settings.from_env({"DISCORD_TOKEN": " abc "})
-    assert settings == Settings(token="abc", guild_id=None, game_timeout_seconds=600)
+    assert settings == Settings(token="abc", guild_id=None, turn_timeout_seconds=600)
     assert settings.log_level == "INFO"
     assert "abc" not in repr(settings)
 
@@ -184,7 +184,7 @@ def test_every_setting_is_parsed():
         }
     )
     assert settings.guild_id == 123456789012345678
-    assert settings.game_timeout_seconds == MAX_TURN_TIMEOUT_SECONDS
+    assert settings.turn_timeout_seconds == MAX_TURN_TIMEOUT_SECONDS
     assert settings.log_level == "DEBUG"
 
 
@@ -196,7 +196,7 @@ def test_timeouts_outside_what_a_token_allows_are_refused(timeout):
 
 def test_the_former_timeout_name_is_read_when_the_new_one_is_not_set():
     settings = Settings.from_env({"DISCORD_TOKEN": "abc", "GAME_TIMEOUT_SECONDS": "120"})
-    assert settings.game_timeout_seconds == 120
+    assert settings.turn_timeout_seconds == 120
     assert settings.warnings == (
         "GAME_TIMEOUT_SECONDS is deprecated: rename it TURN_TIMEOUT_SECONDS",
     )
@@ -206,7 +206,7 @@ def test_the_new_timeout_name_wins_over_the_former_one():
     settings = Settings.from_env(
         {"DISCORD_TOKEN": "abc", "TURN_TIMEOUT_SECONDS": "60", "GAME_TIMEOUT_SECONDS": "nonsense"}
     )
-    assert settings.game_timeout_seconds == 60
+    assert settings.turn_timeout_seconds == 60
     assert settings.warnings == (
         "GAME_TIMEOUT_SECONDS is ignored: TURN_TIMEOUT_SECONDS is set; remove it",
     )
@@ -416,7 +416,7 @@ def test_the_bot_logs_one_warning_for_the_former_timeout_name(in_empty_dir, monk
     monkeypatch.setattr(entry, "run", run)
     with caplog.at_level(logging.WARNING):
         assert entry.main([]) == 0
-    assert [settings.game_timeout_seconds for settings in started] == [120]
+    assert [settings.turn_timeout_seconds for settings in started] == [120]
     assert [record.getMessage() for record in caplog.records] == [
         "GAME_TIMEOUT_SECONDS is deprecated: rename it TURN_TIMEOUT_SECONDS"
     ]

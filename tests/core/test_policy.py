@@ -144,7 +144,7 @@ def test_every_board_button_and_clicker_against_the_rules(positions):
             for verb, cell in CELL_VERBS + CONTROL_VERBS:
                 for user in (ALICE, BOB, CAROL):
                     decision = decide_click(
-                        live, seen(game, verb, cell), user, game_timeout=TIMEOUT, rng=rng
+                        live, seen(game, verb, cell), user, turn_timeout=TIMEOUT, rng=rng
                     )
                     assert summary(decision) == expected(game, verb, cell, user), (
                         game,
@@ -167,7 +167,7 @@ def test_an_accepted_move_plays_the_cell_and_the_bots_reply(positions):
                 continue
             cell = min(ttt.actions(game.board))
             decision = decide_click(
-                live_for(game), seen(game, Verb.CELL, cell), human, game_timeout=TIMEOUT, rng=rng
+                live_for(game), seen(game, Verb.CELL, cell), human, turn_timeout=TIMEOUT, rng=rng
             )
             assert isinstance(decision, Update)
             new = decision.new
@@ -187,7 +187,7 @@ def test_rematch_swaps_the_marks_and_review_needs_a_player():
     rng = random.Random(2)
     finished = Game(ALICE, AI, "medium").resign(ALICE)
     decision = decide_click(
-        None, seen(finished, Verb.REMATCH), ALICE, game_timeout=TIMEOUT, rng=rng
+        None, seen(finished, Verb.REMATCH), ALICE, turn_timeout=TIMEOUT, rng=rng
     )
     assert isinstance(decision, Start)
     assert decision.retire == finished
@@ -195,7 +195,7 @@ def test_rematch_swaps_the_marks_and_review_needs_a_player():
     assert decision.state.o_player == ALICE
     assert decision.state.difficulty == "medium"
     again = live_for(Game.start(AI, ALICE, "medium", rng))
-    busy = decide_click(again, seen(finished, Verb.REMATCH), ALICE, game_timeout=TIMEOUT, rng=rng)
+    busy = decide_click(again, seen(finished, Verb.REMATCH), ALICE, turn_timeout=TIMEOUT, rng=rng)
     assert busy == Refuse(Refusal.PLAYING_HERE, finished, link=again)
 
 
@@ -230,7 +230,7 @@ def test_memory_and_message_disagreeing(live, kwargs, outcome):
         live,
         seen(GAME, Verb.CELL, (2, 2), **kwargs),
         BOB,
-        game_timeout=TIMEOUT,
+        turn_timeout=TIMEOUT,
         rng=random.Random(),
     )
     assert summary(decision) == outcome
@@ -239,7 +239,7 @@ def test_memory_and_message_disagreeing(live, kwargs, outcome):
 def test_after_an_ambiguous_edit_the_newer_state_is_playable_too():
     live = live_for(NEXT, unsure_of=state_key(GAME))
     decision = decide_click(
-        live, seen(NEXT, Verb.CELL, (2, 2)), ALICE, game_timeout=TIMEOUT, rng=random.Random()
+        live, seen(NEXT, Verb.CELL, (2, 2)), ALICE, turn_timeout=TIMEOUT, rng=random.Random()
     )
     assert isinstance(decision, Update)
     assert decision.old == live
@@ -249,18 +249,18 @@ def test_a_confirmed_resignation_needs_the_live_game_and_its_token():
     ask = seen(GAME, Verb.CONFIRM_RESIGN, message_id=OTHER_MESSAGE)
     rng = random.Random()
     assert isinstance(
-        decide_click(live_for(GAME), ask, ALICE, game_timeout=TIMEOUT, rng=rng), Resign
+        decide_click(live_for(GAME), ask, ALICE, turn_timeout=TIMEOUT, rng=rng), Resign
     )
     for live in (None, live_for(NEXT), live_for(GAME, token=None)):
-        assert decide_click(live, ask, ALICE, game_timeout=TIMEOUT, rng=rng) == Refuse(
+        assert decide_click(live, ask, ALICE, turn_timeout=TIMEOUT, rng=rng) == Refuse(
             Refusal.STALE, GAME
         )
     # The game ended (a timeout, the last move) while the question waited: said as over.
     ended = seen(GAME, Verb.CONFIRM_RESIGN, message_id=OTHER_MESSAGE, ended=True)
-    assert decide_click(None, ended, ALICE, game_timeout=TIMEOUT, rng=rng) == Refuse(
+    assert decide_click(None, ended, ALICE, turn_timeout=TIMEOUT, rng=rng) == Refuse(
         Refusal.GAME_OVER, GAME
     )
-    resigned = decide_click(live_for(GAME), ask, BOB, game_timeout=TIMEOUT, rng=rng)
+    resigned = decide_click(live_for(GAME), ask, BOB, turn_timeout=TIMEOUT, rng=rng)
     assert isinstance(resigned, Resign)
     assert resigned.new.ending is Ending.O_RESIGNED
 
@@ -275,7 +275,7 @@ CHALLENGE = Challenge(ALICE, BOB, ttt.O)
 @pytest.mark.parametrize("user", [ALICE, BOB, CAROL])
 def test_only_the_challenged_user_answers(verb, user):
     decision = decide_click(
-        live_for(CHALLENGE), seen(CHALLENGE, verb), user, game_timeout=TIMEOUT, rng=random.Random()
+        live_for(CHALLENGE), seen(CHALLENGE, verb), user, turn_timeout=TIMEOUT, rng=random.Random()
     )
     if verb not in (Verb.ACCEPT, Verb.DECLINE):
         assert decision == Refuse(Refusal.INVALID, CHALLENGE)
@@ -289,7 +289,7 @@ def test_only_the_challenged_user_answers(verb, user):
 
 def test_a_challenge_lapses_after_a_minute_when_nothing_watched_it():
     click = seen(CHALLENGE, Verb.ACCEPT, age=policy.CHALLENGE_SECONDS + 1)
-    assert decide_click(None, click, BOB, game_timeout=TIMEOUT, rng=random.Random()) == Expire(
+    assert decide_click(None, click, BOB, turn_timeout=TIMEOUT, rng=random.Random()) == Expire(
         CHALLENGE
     )
 
@@ -379,15 +379,15 @@ def test_a_click_not_of_the_clicked_message_changes_nothing(positions):
                 ]
                 for user in (ALICE, BOB, CAROL):
                     for one in forged:
-                        decision = decide_click(live, one, user, game_timeout=TIMEOUT, rng=rng)
+                        decision = decide_click(live, one, user, turn_timeout=TIMEOUT, rng=rng)
                         assert decision == refused, (state, verb, user)
                     checked += 1
                 if live is None:  # its own id: decided as ever
                     own = Seen(click, MESSAGE, True, 1.0, False, SEAT, SEAT)
                     unknown = Seen(click, MESSAGE, True, 1.0, False, SEAT, None)
                     assert decide_click(
-                        live, own, ALICE, game_timeout=TIMEOUT, rng=random.Random(4)
+                        live, own, ALICE, turn_timeout=TIMEOUT, rng=random.Random(4)
                     ) == decide_click(
-                        live, unknown, ALICE, game_timeout=TIMEOUT, rng=random.Random(4)
+                        live, unknown, ALICE, turn_timeout=TIMEOUT, rng=random.Random(4)
                     )
     assert checked > 5478 * 2 * 17 * 3

@@ -49,7 +49,7 @@ def clock():
 
 @pytest.fixture
 async def harness(clock, no_backoff):
-    settings = Settings(token="not-a-real-token", game_timeout_seconds=TIMEOUT)
+    settings = Settings(token="not-a-real-token", turn_timeout_seconds=TIMEOUT)
     bot = TicTacToeBot(settings, rng=random.Random(0), clock=clock)
     harness = await Harness.start(bot=bot)
     try:

@@ -24,7 +24,7 @@ NOT_VALID = "This button is not valid."
 
 @pytest.fixture
 async def harness():
-    settings = Settings(token="not-a-real-token", game_timeout_seconds=600)
+    settings = Settings(token="not-a-real-token", turn_timeout_seconds=600)
     bot = TicTacToeBot(settings, rng=random.Random(0))
     harness = await Harness.start(bot=bot)
     try:

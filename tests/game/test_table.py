@@ -4,6 +4,7 @@ drive it. What a user sees is checked on the cards and replies the fakes receive
 
 import asyncio
 import random
+from typing import Any
 
 import pytest
 
@@ -79,12 +80,12 @@ def table():
     table = Table(
         FakeEditor(),
         rng=random.Random(0),
-        game_timeout=TIMEOUT,
+        turn_timeout=TIMEOUT,
         clock=Clock(),
         bot_id=lambda: BOT,
         announce=finished.append,
     )
-    table.finished = finished  # what the records would hear
+    table.finished = finished  # type: ignore[attr-defined]  # what the records would hear
     return table
 
 
@@ -94,6 +95,15 @@ def request(user=ALICE, *, message=None, custom_id=None, token="tok"):
         message_id, ids = message
         shown = Shown(message_id, custom_id in ids, 1_700_000_000.0, False)
     return Request(user, "en-US", token, 1_700_000_001.0, GUILD, CHANNEL, "server", False, shown)
+
+
+def editor_of(table: Table) -> Any:
+    return table.delivery.editor
+
+
+def shown_game(card: Any) -> Any:
+    """The game a card's cells carry (as a player's client would send it back)."""
+    return codec.decode(card.cells.custom_ids[0]).state
 
 
 def ids_of(card: Card) -> list[str]:
@@ -120,7 +130,7 @@ async def test_a_game_against_the_bot_is_played_to_the_end_through_the_door(tabl
     card, message_id = await start(table)
     assert len(table.store) == 1
     while True:
-        game = codec.decode(card.cells.custom_ids[0]).state
+        game = shown_game(card)
         if game.is_over:
             break
         cell = min(ttt.actions(game.board))
@@ -137,7 +147,7 @@ async def test_a_game_against_the_bot_is_played_to_the_end_through_the_door(tabl
 
 async def test_a_click_with_an_id_not_on_its_message_is_refused_and_changes_nothing(table):
     card, message_id = await start(table)
-    game = codec.decode(card.cells.custom_ids[0]).state
+    game = shown_game(card)
     not_on_it = codec.cell_id(game.play((0, 0)), (2, 2))  # a later board's cell
     door = FakeDoor()
     clicked = request(ALICE, message=(message_id, ids_of(card)), custom_id=not_on_it)
@@ -145,12 +155,14 @@ async def test_a_click_with_an_id_not_on_its_message_is_refused_and_changes_noth
     ((what, reply),) = door.answers
     assert what == "tell"
     assert reply.text.startswith("This button is not valid.")
-    assert table.store.get(seat_of(CHANNEL, game.players)).key == codec.state_key(game)
+    live = table.store.get(seat_of(CHANNEL, game.players))
+    assert live is not None
+    assert live.key == codec.state_key(game)
 
 
 async def test_resigning_asks_then_edits_the_board_by_token_and_announces(table):
     card, message_id = await start(table)
-    game = codec.decode(card.cells.custom_ids[0]).state
+    game = shown_game(card)
     resign_id = codec.control_id(game, codec.Verb.RESIGN)
     (redrawn, (asked, question)) = await click(table, ALICE, card, message_id, resign_id)
     assert redrawn[0] == "update"
@@ -162,7 +174,7 @@ async def test_resigning_asks_then_edits_the_board_by_token_and_announces(table)
     ((what, reply),) = door.answers
     assert what == "rewrite"
     assert reply.text.startswith("You resigned")
-    ((token, edited, board),) = table.delivery.editor.edits
+    ((token, edited, board),) = editor_of(table).edits
     assert (token, edited) == ("tok2", message_id)  # the resign click's token edits the board
     assert "resigned" in board.body
     (finished,) = table.finished
@@ -173,7 +185,7 @@ async def test_a_lapsed_game_is_shown_expired_by_token(table):
     _, message_id = await start(table)
     table.clock.now += TIMEOUT + 1
     assert await table.expire_lapsed() == 1
-    ((token, edited, board),) = table.delivery.editor.edits
+    ((token, edited, board),) = editor_of(table).edits
     assert (token, edited) == ("tok", message_id)
     assert "ran out of time" in board.body
     assert [f.game.ending.name for f in table.finished] == ["EXPIRED"]
@@ -181,7 +193,7 @@ async def test_a_lapsed_game_is_shown_expired_by_token(table):
 
 async def test_a_resign_question_answered_after_the_game_expired_says_it_is_over(table):
     card, message_id = await start(table)
-    game = codec.decode(card.cells.custom_ids[0]).state
+    game = shown_game(card)
     resign_id = codec.control_id(game, codec.Verb.RESIGN)
     (_, (_, question)) = await click(table, ALICE, card, message_id, resign_id)
     table.clock.now += TIMEOUT + 1
@@ -198,20 +210,20 @@ async def test_a_resign_question_answered_after_the_game_expired_says_it_is_over
 
 async def test_an_open_resign_question_loses_its_buttons_when_the_game_expires(table):
     card, message_id = await start(table)
-    game = codec.decode(card.cells.custom_ids[0]).state
+    game = shown_game(card)
     resign_id = codec.control_id(game, codec.Verb.RESIGN)
     await click(table, ALICE, card, message_id, resign_id, token="asking")
     table.clock.now += TIMEOUT + 1
     assert await table.expire_lapsed() == 1
     await asyncio.gather(*table._background)  # after the expiry's edit, in the background
-    ((token, question, text),) = table.delivery.editor.texts
+    ((token, question, text),) = editor_of(table).texts
     assert (token, question) == ("asking", message_id + 2)
     assert text.startswith("This game is over.")
 
 
 async def test_a_cancelled_resign_question_is_left_as_answered(table):
     card, message_id = await start(table)
-    game = codec.decode(card.cells.custom_ids[0]).state
+    game = shown_game(card)
     resign_id = codec.control_id(game, codec.Verb.RESIGN)
     (_, (_, question)) = await click(table, ALICE, card, message_id, resign_id)
     cancel = next(b.custom_id for b in question.buttons if b.custom_id.startswith("ttt2:k:"))
@@ -222,7 +234,7 @@ async def test_a_cancelled_resign_question_is_left_as_answered(table):
     table.clock.now += TIMEOUT + 1
     assert await table.expire_lapsed() == 1
     assert not table._background
-    assert table.delivery.editor.texts == []
+    assert editor_of(table).texts == []
 
 
 class ThinkingKind(Classic):
@@ -247,7 +259,7 @@ async def test_a_kind_whose_bot_thinks_after_the_answer_moves_by_token():
     table = Table(
         FakeEditor(),
         rng=random.Random(0),
-        game_timeout=TIMEOUT,
+        turn_timeout=TIMEOUT,
         clock=Clock(),
         bot_id=lambda: BOT,
         announce=finished.append,
@@ -258,10 +270,12 @@ async def test_a_kind_whose_bot_thinks_after_the_answer_moves_by_token():
     await table.start(request(), door, None, "O", "impossible", kind)
     ((what, card),) = door.answers
     assert what == "post"
-    assert codec.decode(card.cells.custom_ids[0]).state.moves == ()  # answered before thinking
+    assert shown_game(card).moves == ()  # answered before thinking
     await asyncio.gather(*table._background)
-    ((token, message_id, shown),) = table.delivery.editor.edits
+    ((token, message_id, shown),) = editor_of(table).edits
     assert (token, message_id) == ("tok", door.message_id)
-    moved = codec.decode(shown.cells.custom_ids[0]).state
+    moved = shown_game(shown)
     assert len(moved.moves) == 1  # the bot's opening, shown by the command's token
-    assert table.store.get(seat_of(CHANNEL, moved.players)).key == codec.state_key(moved)
+    live = table.store.get(seat_of(CHANNEL, moved.players))
+    assert live is not None
+    assert live.key == codec.state_key(moved)

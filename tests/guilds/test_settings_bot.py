@@ -32,7 +32,7 @@ SELECTS = {"difficulty", "turn_timeout", "challenge_cooldown"}
 
 
 def make_settings_bot(storage: Storage | None) -> TicTacToeBot:
-    settings = Settings(token="not-a-real-token", game_timeout_seconds=600, shard_count=1)
+    settings = Settings(token="not-a-real-token", turn_timeout_seconds=600, shard_count=1)
     return TicTacToeBot(
         settings, rng=random.Random(0), records=storage, metrics=Metrics(exported=True)
     )

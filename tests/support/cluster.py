@@ -44,7 +44,7 @@ class Cluster:
         each process its own, as in production)."""
         settings = Settings(
             token=TOKEN,
-            game_timeout_seconds=TIMEOUT,
+            turn_timeout_seconds=TIMEOUT,
             shard_count=shard_count,
             shard_ids=shard_ids,
         )
