@@ -266,7 +266,7 @@ class Table:
             case Private(kind=private_kind, game=game):
                 self.metrics.clicks_other.inc()
                 if private_kind is PrivateKind.HINT:
-                    await door.tell(kind.hint(game, request.locale))
+                    await door.tell(await kind.hint(game, request.locale))
                 else:
                     await door.tell(kind.review(game, request.locale, self.bot_id))
             case AskResign(old=old, game=game):

@@ -76,6 +76,8 @@ class Kind(Protocol):
     def render_private(self, card: Card, locale: str) -> Card:
         """`card` with the notice that only its player sees it."""
 
-    def hint(self, game: Game, locale: str) -> Reply: ...
+    async def hint(self, game: Game, locale: str) -> Reply:
+        """The hint for the player to move (thought out off the event loop when it may take
+        more than a few milliseconds)."""
 
     def review(self, game: Game, locale: str, bot_id: int) -> Reply: ...

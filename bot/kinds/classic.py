@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from bot.core import codec
@@ -66,8 +67,11 @@ class Classic:
     def render_private(self, card: Card, locale: str) -> Card:
         return board.with_private_notice(card, locale)
 
-    def hint(self, game: Game, locale: str) -> Reply:
-        return teaching.render_hint(game, locale)
+    async def hint(self, game: Game, locale: str) -> Reply:
+        # A hint against a level that slips weighs every way the game can go on (exact
+        # chances, cached per level): the first one for a level takes a few hundred
+        # milliseconds, which must not stop every other click. A thread: rare clicks.
+        return await asyncio.to_thread(teaching.render_hint, game, locale)
 
     def review(self, game: Game, locale: str, bot_id: int) -> Reply:
         return teaching.render_review(game, locale, bot_id)
