@@ -39,7 +39,7 @@ from tests.support.containers import (
 IMAGE = "localhost/tictactoe-bot:test"
 LAUNCH_IN_CONTAINER = "/opt/tictactoe/launch.py"
 PLANTED_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.planted-in-the-build-context"
-TEST_TOOLS = ("pytest", "_pytest", "ruff", "mypy", "simcord", "playwright", "av", "PIL")
+TEST_TOOLS = ("pytest", "_pytest", "ruff", "mypy", "simcord", "playwright", "av")
 # buildah's own lines after the command's, on the same stderr.
 BUILDAH_EXIT_LINE = re.compile(r"^(subprocess exited with status \d+|Error: exit status \d+)$")
 Response = discord.InteractionResponseType
