@@ -20,7 +20,7 @@ import discord
 
 from bot.core.finished import Place, snowflake_time
 from bot.core.policy import responses_forced_private
-from bot.ui import card_view, pings_only, reply_view, tell, update_message
+from bot.ui import card_edit, new_card, pings_only, reply_view, tell, update_message
 from bot.view.cards import Card, Reply
 
 ALREADY_ACKNOWLEDGED = 40060  # Discord's code when an interaction was answered already
@@ -181,7 +181,7 @@ class InteractionDoor:
 
     async def post(self, card: Card, *, private: bool) -> int | None:
         response = await self.interaction.response.send_message(
-            view=card_view(card), allowed_mentions=pings_only(card.pings), ephemeral=private
+            allowed_mentions=pings_only(card.pings), ephemeral=private, **new_card(card)
         )
         message = response.resource
         return message.id if isinstance(message, discord.InteractionMessage) else None
@@ -197,7 +197,7 @@ class InteractionDoor:
 
     async def follow_up(self, card: Card, *, private: bool) -> int:
         message = await self.interaction.followup.send(
-            view=card_view(card), ephemeral=private, wait=True
+            ephemeral=private, wait=True, **new_card(card)
         )
         return message.id
 
@@ -224,7 +224,7 @@ class TokenEditor:
         return discord.Webhook.partial(self.client.application_id, token, client=self.client)
 
     async def edit(self, token: str, message_id: int, card: Card) -> None:
-        await self._webhook(token).edit_message(message_id, view=card_view(card))
+        await self._webhook(token).edit_message(message_id, **card_edit(card))
 
     async def edit_text(self, token: str, message_id: int, text: str) -> None:
         await self._webhook(token).edit_message(message_id, content=text, view=None)

@@ -9,16 +9,17 @@ before and after a restart alike, rather than discord.py's DynamicItem buttons
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, TypeAlias
+from typing import Any, NotRequired, TypeAlias, TypedDict
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.discord_internals import forget_response, mark_answered, post_interaction_callback
-from bot.view.cards import Card, ModalSpec, Reply
+from bot.view.cards import Card, ModalSpec, Picture, Reply
 from bot.view.components import (
     COMPONENTS_V2_FLAG,
     Component,
@@ -145,6 +146,47 @@ def card_view(card: Card) -> LayoutComponents:
     return LayoutComponents(card_components(card))
 
 
+class NewCard(TypedDict):
+    """discord.py's arguments that post a card as a new message (send_message, followup)."""
+
+    view: LayoutComponents
+    file: NotRequired[discord.File]
+
+
+class CardEdit(TypedDict):
+    """discord.py's arguments that make a message show a card (edit_message)."""
+
+    view: LayoutComponents
+    attachments: NotRequired[list[discord.File]]
+
+
+def new_card(card: Card) -> NewCard:
+    """A card to post: its view, and its picture's file if it has one."""
+    if card.picture is None:
+        return {"view": card_view(card)}
+    return {"view": card_view(card), "file": picture_file(card.picture)}
+
+
+def card_edit(card: Card) -> CardEdit:
+    """A card to show on a message already posted. Its picture replaces every file the
+    message had: an edit's `attachments` names the files the message keeps, and a message
+    would otherwise pile up one hidden file per move (Components V2 shows a file only where a
+    component refers to it). Without a picture the message keeps its files."""
+    if card.picture is None:
+        return {"view": card_view(card)}
+    return {"view": card_view(card), "attachments": [picture_file(card.picture)]}
+
+
+def picture_file(picture: Picture) -> discord.File:
+    """The picture as discord.py uploads it: a file part of a multipart request, under the
+    name the card's media gallery refers to."""
+    return discord.File(
+        io.BytesIO(picture.data),
+        filename=picture.filename,
+        description=picture.description or None,
+    )
+
+
 def reply_view(reply: Reply) -> RowComponents | None:
     """The buttons of a private answer, if any, as a row under its text."""
     rows = reply_rows(reply)
@@ -163,7 +205,15 @@ async def update_message(interaction: Interaction, card: Card) -> None:
     JSON (see `_answer`): it skips discord.py's view and parameter handling (the CPU it saves a
     click: benchmarks/bot_load.py, paired runs, in docs/performance.md).
     `interaction.response.is_done()` is true afterwards, as after edit_message.
+
+    A card with a picture is sent by discord.py's edit_message instead: a multipart request
+    with the file, which replaces the message's files (see `card_edit`).
     """
+    if card.picture is not None:
+        await interaction.response.edit_message(
+            content=None, allowed_mentions=_NO_PINGS, **card_edit(card)
+        )
+        return
     data: dict[str, Any] = {
         # A board posted by the previous version had text content, which a Components V2
         # message may not keep.
@@ -173,6 +223,9 @@ async def update_message(interaction: Interaction, card: Card) -> None:
         "allowed_mentions": {"parse": []},
     }
     await _answer(interaction, discord.InteractionResponseType.message_update, data)
+
+
+_NO_PINGS = discord.AllowedMentions.none()
 
 
 async def show_modal(interaction: Interaction, modal: ModalSpec) -> None:

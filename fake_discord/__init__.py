@@ -22,13 +22,17 @@ process, HTTP and a gateway websocket).
     payloads.py      FakeUser / FakeChannel / FakeThread / FakeGuild and the JSON payloads
                      Discord sends
     reading.py       a message as a user sees it, from its JSON: text, buttons, board, colour,
-                     is_over, ... (SimCord tests read a discord.py message through it too)
+                     is_over, its picture, ... (SimCord tests read a discord.py message
+                     through it too)
+    attachments.py   files sent with a message: multipart requests, the `attachments` array
+                     of a create or an edit, the upload limit
 """
 
 from .harness import Harness, Sent, answer_raw
 from .limits import DiscordError, as_json, message_payload, problems, validate_message
 from .payloads import FakeChannel, FakeGuild, FakeThread, FakeUser, Json, Place
 from .reading import (
+    ShownPicture,
     accent,
     all_cells_enabled,
     board,
@@ -39,16 +43,19 @@ from .reading import (
     emoji_text,
     find_button,
     first_empty,
+    gallery_items,
     green_cells,
     heading,
     is_over,
     is_v2,
     mark,
     marks,
+    picture,
     snapshot,
     status,
     text,
     texts,
+    unshown_files,
     walk,
 )
 from .rest import FakeDiscord, Fault, Request
@@ -66,6 +73,7 @@ __all__ = [
     "Place",
     "Request",
     "Sent",
+    "ShownPicture",
     "accent",
     "all_cells_enabled",
     "answer_raw",
@@ -78,6 +86,7 @@ __all__ = [
     "emoji_text",
     "find_button",
     "first_empty",
+    "gallery_items",
     "green_cells",
     "heading",
     "is_over",
@@ -85,11 +94,13 @@ __all__ = [
     "mark",
     "marks",
     "message_payload",
+    "picture",
     "problems",
     "snapshot",
     "status",
     "text",
     "texts",
+    "unshown_files",
     "validate_message",
     "walk",
 ]

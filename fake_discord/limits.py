@@ -4,6 +4,7 @@ does, with its error codes) and what tests and tools check a payload against."""
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -40,8 +41,17 @@ CUSTOM_ID_STYLES = frozenset(
         discord.ButtonStyle.danger,
     )
 )
+ATTACHMENT_SCHEME = "attachment://"  # a component's reference to a file of its message
+MAX_GALLERY_ITEMS = 10
+MAX_MEDIA_DESCRIPTION = 1024  # a media item's alt text
 V2_TOP = frozenset(
-    {Component.action_row, Component.text_display, Component.separator, Component.container}
+    {
+        Component.action_row,
+        Component.text_display,
+        Component.separator,
+        Component.container,
+        Component.media_gallery,
+    }
 )
 V2_IN_CONTAINER = V2_TOP - {Component.container}
 # What Discord fills in when it stores a component without them (its answers carry them).
@@ -94,9 +104,13 @@ def invalid_form(path: str, code: str, message: str) -> DiscordError:
 # ---------------------------------------------------------------------------------- validation
 
 
-def validate_message(message: Json) -> list[Json]:
+def validate_message(message: Json, files: Sequence[Json] | None = None) -> list[Json]:
     """Discord's checks on a message as it would be stored (after an edit, merged); returns its
-    components with their ids filled in. DiscordError if Discord would refuse it."""
+    components with their ids filled in, and each media item that refers to one of `files`
+    (`attachment://<filename>`: the message's files after the request, Discord's attachment
+    objects) with the file's URL and id, as Discord answers it. A reference to no such file is
+    refused; with `files` None (a body checked on its own) references are not looked up.
+    DiscordError if Discord would refuse the message."""
     flags = int(message.get("flags") or 0)
     content = message.get("content") or ""
     components = message.get("components") or []
@@ -113,16 +127,23 @@ def validate_message(message: Json) -> list[Json]:
                 )
     elif len(content) > MAX_CONTENT:
         raise invalid_form("content", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CONTENT} or fewer.")
-    if not content and not components and not message.get("embeds") and not flags & LOADING:
+    if (
+        not content
+        and not components
+        and not message.get("embeds")
+        and not files
+        and not flags & LOADING
+    ):
         raise DiscordError(400, 50006, "Cannot send an empty message")
-    return _Layout(v2, components).check(components)
+    return _Layout(v2, components, files).check(components)
 
 
 class _Layout:
     """One pass over a message's components: shapes, limits, unique custom_ids and ids."""
 
-    def __init__(self, v2: bool, components: list[Json]) -> None:
+    def __init__(self, v2: bool, components: list[Json], files: Sequence[Json] | None) -> None:
         self.v2 = v2
+        self.files = None if files is None else {f["filename"]: f for f in files}
         self.count = 0
         self.text = 0
         self.custom_ids: set[str] = set()
@@ -213,7 +234,59 @@ class _Layout:
             self.text += len(content)
         elif kind is Component.separator and component.get("spacing", 1) not in (1, 2):
             raise invalid_form(f"{path}.spacing", "BASE_TYPE_CHOICES", "Must be 1 or 2.")
+        elif kind is Component.media_gallery:
+            stored["items"] = self._gallery(component, path)
         return stored
+
+    def _gallery(self, gallery: Json, path: str) -> list[Json]:
+        """A media gallery's 1-10 items, each stored as Discord answers it: the media it
+        refers to resolved (`attachment://<filename>`: a file of the message), its alt text
+        (at most 1,024 characters, or null) and spoiler."""
+        items = gallery.get("items")
+        if not isinstance(items, list) or not 1 <= len(items) <= MAX_GALLERY_ITEMS:
+            raise invalid_form(
+                f"{path}.items", "BASE_TYPE_BAD_LENGTH", f"Must be 1-{MAX_GALLERY_ITEMS} long."
+            )
+        stored = []
+        for i, item in enumerate(items):
+            where = f"{path}.items.{i}"
+            if not isinstance(item, dict):
+                raise invalid_form(where, "MODEL_TYPE_CONVERT", "Must be an object.")
+            description = item.get("description")
+            if description is not None and not (
+                isinstance(description, str) and 1 <= len(description) <= MAX_MEDIA_DESCRIPTION
+            ):
+                raise invalid_form(
+                    f"{where}.description",
+                    "BASE_TYPE_BAD_LENGTH",
+                    f"Must be 1-{MAX_MEDIA_DESCRIPTION} long.",
+                )
+            media = self._media(item.get("media"), f"{where}.media")
+            stored.append(
+                {"media": media, "description": description, "spoiler": bool(item.get("spoiler"))}
+            )
+        return stored
+
+    def _media(self, media: Any, path: str) -> Json:
+        url = media.get("url") if isinstance(media, dict) else None
+        if not isinstance(url, str) or not url:
+            raise invalid_form(f"{path}.url", "BASE_TYPE_REQUIRED", "This field is required")
+        if media.get("attachment_id") is not None:
+            return dict(media)  # as Discord stored it: an edit that leaves the components be
+        if not url.startswith(ATTACHMENT_SCHEME):
+            raise invalid_form(
+                f"{path}.url",
+                "UNFURLED_MEDIA_ITEM_URL_INVALID",
+                "Only attachment://<filename> media (not supported by FakeDiscord: other URLs).",
+            )
+        if self.files is None:
+            return {"url": url}
+        attachment = self.files.get(url.removeprefix(ATTACHMENT_SCHEME))
+        if attachment is None:
+            # Discord's exact code for this is not in its docs; its answer is a 400 that names
+            # the item's media (discord/discord-api-docs#7529: "attachment is not found").
+            raise invalid_form(f"{path}.url", "ATTACHMENT_NOT_FOUND", "Attachment data not found")
+        return _media_of(attachment)
 
     def _children(
         self, children: list[Json], path: str, allowed: frozenset[Component]
@@ -268,6 +341,19 @@ class _Layout:
             raise invalid_form(
                 f"{path}.label", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_LABEL} or fewer."
             )
+
+
+def _media_of(attachment: Json) -> Json:
+    """A media item showing `attachment`, as Discord answers it."""
+    return {
+        "id": attachment["id"],
+        "url": attachment["url"],
+        "proxy_url": attachment["proxy_url"],
+        "width": attachment.get("width"),
+        "height": attachment.get("height"),
+        "content_type": attachment.get("content_type"),
+        "attachment_id": attachment["id"],
+    }
 
 
 def validate_modal(modal: Json) -> None:

@@ -45,8 +45,9 @@ from typing import Any, Literal, Self
 import discord
 from aiohttp import WSMsgType, web
 
+from .attachments import Upload
 from .interactions import click_data, open_interaction, slash_data
-from .payloads import FakeGuild, FakeUser, Json, Place, Snowflakes
+from .payloads import ATTACHMENT_SIZE_LIMIT, FakeGuild, FakeUser, Json, Place, Snowflakes
 from .rest import TOKEN, FakeDiscord, Request, token_of
 from .world import World
 
@@ -167,7 +168,9 @@ class Loopback(World):
         self._unanswered: dict[str, Exchange] = {}
         self._sending: set[asyncio.Task[None]] = set()  # gateway events on their way
         self.discord.listeners.append(self._on_dispatch)
-        app = web.Application()
+        # Bodies up to Discord's upload limit reach the fake, which refuses a larger file as
+        # Discord does (aiohttp's own limit is 1 MiB).
+        app = web.Application(client_max_size=2 * ATTACHMENT_SIZE_LIMIT)
         app.router.add_get(GATEWAY_PATH, self._gateway)
         app.router.add_route("*", "/{path:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None)
@@ -349,9 +352,15 @@ class Loopback(World):
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         cpu_at = time.thread_time()
         data: str | None = None
+        files: tuple[Upload, ...] = ()
         if request.content_type.startswith("multipart/"):
-            form = await request.post()  # files are not kept; the JSON part is
+            form = await request.post()
             data = str(form.get("payload_json") or "") or None
+            files = tuple(
+                Upload(name, value.filename, value.file.read())
+                for name, value in form.items()
+                if isinstance(value, web.FileField)
+            )
         elif request.body_exists:
             data = await request.text()
         try:
@@ -362,6 +371,7 @@ class Loopback(World):
                 dict(request.query),
                 data,
                 cpu_at=cpu_at,
+                files=files,
             )
         except ValueError as error:  # a body that is not JSON: Discord's 400, not a crash here
             path = request.path.removeprefix(API_PREFIX)

@@ -9,8 +9,9 @@ the same way, through its JSON (tests/bot_helpers.py).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
 
 import discord
 
@@ -20,6 +21,7 @@ MARKS = {"X": "X", "O": "O", "❌": "X", "⭕": "O"}  # a cell's mark, from its 
 BUTTON = discord.ComponentType.button.value
 TEXT_DISPLAY = discord.ComponentType.text_display.value
 CONTAINER = discord.ComponentType.container.value
+MEDIA_GALLERY = discord.ComponentType.media_gallery.value
 WINNING = discord.ButtonStyle.success.value  # the cells of a winning line are green
 COMPONENTS_V2 = discord.MessageFlags(components_v2=True).value
 
@@ -62,6 +64,58 @@ def status(message: Json) -> str:
     if len(shown) != 2:
         raise LookupError(f"message {message.get('id')} shows no board's two texts: {shown}")
     return shown[1]
+
+
+class ShownPicture(NamedTuple):
+    """A picture a message shows: its file (name, bytes), alt text and size in pixels."""
+
+    filename: str
+    data: bytes
+    description: str | None
+    width: int | None
+    height: int | None
+
+
+def gallery_items(message: Json) -> list[Json]:
+    """The items of the message's media galleries, in order: each has its `media` (as Discord
+    answers it: url, width, height, attachment_id, ...) and its `description`."""
+    components = message.get("components") or []
+    return [
+        item
+        for component in walk(components)
+        if component.get("type") == MEDIA_GALLERY
+        for item in component.get("items") or []
+    ]
+
+
+def picture(message: Json, files: Mapping[int, bytes]) -> ShownPicture:
+    """The one picture the message shows, with its file's bytes from `files` (the fake
+    Discord's, by attachment id: FakeDiscord.files). LookupError if it shows none or several,
+    or if its file is no longer Discord's."""
+    items = gallery_items(message)
+    if len(items) != 1:
+        raise LookupError(f"message {message.get('id')} shows {len(items)} pictures, not one")
+    item = items[0]
+    media = item["media"]
+    attachment_id = media.get("attachment_id")
+    if attachment_id is None or int(attachment_id) not in files:
+        raise LookupError(f"message {message.get('id')} shows no file Discord has: {media}")
+    filename = urlsplit(media["url"]).path.rsplit("/", 1)[-1]
+    return ShownPicture(
+        filename,
+        files[int(attachment_id)],
+        item.get("description"),
+        media.get("width"),
+        media.get("height"),
+    )
+
+
+def unshown_files(message: Json) -> list[Json]:
+    """The files of a Components V2 message that no component shows: Discord keeps them on
+    the message, in its `attachments`, and shows nothing of them."""
+    if not message.get("flags", 0) & COMPONENTS_V2:
+        return []
+    return list(message.get("attachments") or [])
 
 
 def is_v2(message: Json) -> bool:

@@ -14,10 +14,18 @@ Refused like Discord: a second callback for one interaction (400/40060), a callb
 seconds (404/10062), an empty message (400/50006), and an invalid body (400/50035, with the
 offending field in `errors`).
 
+Files: every route that takes a message takes it as multipart/form-data too (`payload_json`
+and `files[n]`, as discord.py sends a File). The fake keeps each message's files
+(`message_files`, their bytes in `files`), answers them as Discord does, and refuses what
+Discord refuses: see attachments.py (the `attachments` array of a create or an edit, the upload
+limit) and limits.py (a media gallery's `attachment://<filename>` must name one of the
+message's files).
+
 Message bodies are checked in both layouts:
   * classic: `content` (at most 2,000 characters) and at most 5 action rows of 1-5 buttons;
   * Components V2 (flag IS_COMPONENTS_V2): no `content` or `embeds`; top-level text displays,
-    separators, action rows and containers (a container holds the same, minus containers);
+    separators, action rows, media galleries (1-10 items, each a file of the message) and
+    containers (a container holds the same, minus containers);
     at most 40 components counting nested ones, at most 4,000 characters over all text
     displays. A message keeps the flag once set; an edit that adds it must clear `content`
     (Discord checks the message as it would be after the edit).
@@ -47,15 +55,17 @@ import asyncio
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
 
+import aiohttp
 import discord
 from multidict import CIMultiDict
 
+from fake_discord.attachments import Upload, files_after, read_form, unreferenced
 from fake_discord.limits import (
     COMPONENTS_V2,
     LOADING,
@@ -110,6 +120,7 @@ class Request:
     status: int
     cpu_at: float  # time.thread_time() when discord.py handed it to the transport
     body: Any = field(default=None, repr=False)
+    files: tuple[Upload, ...] = field(default=(), repr=False)  # a multipart request's files
     type: discord.InteractionResponseType | None = None  # of an interaction callback
     message: Json | None = field(default=None, repr=False)  # as Discord stores it afterwards
     fault: Fault | None = None  # the injected fault that answered it
@@ -235,6 +246,10 @@ class FakeDiscord:
         self.commands: dict[int | None, list[Json]] = {}  # guild id (None: global) -> commands
         # Every non-ephemeral message by id, as JSON text: compact, and no load on the GC.
         self.messages: dict[int, str] = {}
+        # The files of each message that has any (its `attachments` lists only those no
+        # component shows), and every file's bytes by attachment id: see attachments.py.
+        self.message_files: dict[int, list[Json]] = {}
+        self.files: dict[int, bytes] = {}
         self.last_message_ids: dict[int, int] = {}  # channel id -> last non-ephemeral message
         self.users: dict[int, FakeUser] = {bot_user.id: bot_user}
         self.joined_at: str = iso_now()
@@ -369,9 +384,12 @@ class FakeDiscord:
         *,
         interaction: InteractionRecord | None = None,
         loading: bool = False,
+        uploads: tuple[Upload, ...] = (),
     ) -> Json:
-        """Validate and store a message the bot posts (DiscordError if Discord would refuse)."""
+        """Validate and store a message the bot posts, with the files of a multipart request
+        (DiscordError if Discord would refuse)."""
         flags = int(data.get("flags") or 0) | (LOADING if loading else 0)
+        files, stored = self._files(data, uploads, (), channel_id)
         message: Json = {
             "id": str(self.snowflake()),
             "type": (
@@ -394,8 +412,12 @@ class FakeDiscord:
             "pinned": False,
             "flags": flags,
         }
-        message["components"] = validate_message(message)
+        message["components"] = validate_message(message, files)
         message["mentions"] = self._mentions(message["content"])
+        if files:
+            message["attachments"] = unreferenced(files, message["components"])
+            self.message_files[int(message["id"])] = files
+            self.files.update(stored)
         if interaction is not None:
             user = self.users[interaction.user_id]
             message["webhook_id"] = str(self.application_id)
@@ -445,10 +467,12 @@ class FakeDiscord:
         data: Any,
         *,
         cpu_at: float,
+        files: tuple[Upload, ...] = (),
     ) -> tuple[Request, int, Any, dict[str, str]]:
-        """Apply one request; its record, the HTTP status, JSON body and headers to answer."""
+        """Apply one request (`data` its JSON body, or a multipart request's payload_json, with
+        the request's `files`); its record, the HTTP status, JSON body and headers to answer."""
         path = _API_PATH.sub("", urlsplit(url).path)
-        request = Request(method, path, route_of(method, path), 0, cpu_at)
+        request = Request(method, path, route_of(method, path), 0, cpu_at, files=files)
         answer_headers: dict[str, str] = {}
         try:
             if data is not None and not isinstance(data, str | bytes):
@@ -605,7 +629,9 @@ class FakeDiscord:
         if route == "channel_messages":
             if method == "POST":
                 self._require_send(place)
-                message = self.create_message(place.id, place.guild_id, request.body or {})
+                message = self.create_message(
+                    place.id, place.guild_id, request.body or {}, uploads=request.files
+                )
                 request.message = message
                 return 200, message
             if method == "GET":
@@ -617,7 +643,7 @@ class FakeDiscord:
         if route == "channel_message" and method == "GET":
             return 200, message
         if route == "channel_message" and method == "PATCH":
-            request.message = self._edit_message(message, request.body or {})
+            request.message = self._edit_message(message, request.body or {}, request.files)
             return 200, request.message
         raise DiscordError(405, 0, "405: Method Not Allowed")
 
@@ -735,13 +761,18 @@ class FakeDiscord:
         if kind in (Response.channel_message, Response.deferred_channel_message):
             loading = kind is Response.deferred_channel_message
             message = self.create_message(
-                record.channel_id, record.guild_id, data, interaction=record, loading=loading
+                record.channel_id,
+                record.guild_id,
+                data,
+                interaction=record,
+                loading=loading,
+                uploads=request.files,
             )
         elif kind in (Response.deferred_message_update, Response.message_update) and clicked:
             assert record.message_id is not None
             message = self.message(record.message_id)
             if kind is Response.message_update:
-                message = self._edit_message(message, data)
+                message = self._edit_message(message, data, request.files)
         else:
             raise invalid_form("type", "BASE_TYPE_CHOICES", f"Invalid callback type {kind!r}")
         request.type = kind
@@ -769,7 +800,11 @@ class FakeDiscord:
         if not record.acknowledged:
             raise DiscordError(404, 10015, "Unknown Webhook")
         message = self.create_message(
-            record.channel_id, record.guild_id, request.body or {}, interaction=record
+            record.channel_id,
+            record.guild_id,
+            request.body or {},
+            interaction=record,
+            uploads=request.files,
         )
         request.message = message
         return (200, message) if wait else (204, None)
@@ -784,11 +819,14 @@ class FakeDiscord:
         if request.method == "GET":
             return 200, message
         if request.method == "PATCH":
-            request.message = self._edit_message(message, request.body or {})
+            request.message = self._edit_message(message, request.body or {}, request.files)
             return 200, request.message
         raise DiscordError(405, 0, "405: Method Not Allowed")
 
-    def _edit_message(self, message: Json, data: Json) -> Json:
+    def _edit_message(self, message: Json, data: Json, uploads: tuple[Upload, ...] = ()) -> Json:
+        message_id = int(message["id"])
+        had = self.message_files.get(message_id, [])
+        files, stored = self._files(data, uploads, had, int(message["channel_id"]))
         edited = dict(message)
         for key in ("content", "components", "embeds"):
             if key in data:
@@ -797,12 +835,29 @@ class FakeDiscord:
         edited["flags"] = (edited["flags"] & ~LOADING) | (
             int(data.get("flags") or 0) & COMPONENTS_V2
         )
-        edited["components"] = validate_message(edited)
+        edited["components"] = validate_message(edited, files)
         edited["mentions"] = self._mentions(edited["content"])
         edited["edited_timestamp"] = iso_now()
-        if int(edited["id"]) in self.messages:
-            self.messages[int(edited["id"])] = _dumps(edited)
+        if files or had:
+            edited["attachments"] = unreferenced(files, edited["components"])
+            kept = {attachment["id"] for attachment in files}
+            for dropped in had:
+                if dropped["id"] not in kept:
+                    self.files.pop(int(dropped["id"]), None)
+            self.files.update(stored)
+            self.message_files[message_id] = files
+        if message_id in self.messages:
+            self.messages[message_id] = _dumps(edited)
         return edited
+
+    def _files(
+        self, data: Json, uploads: tuple[Upload, ...], had: Sequence[Json], channel_id: int
+    ) -> tuple[list[Json], dict[int, bytes]]:
+        """A message's files after a request (see attachments.files_after), refused as Discord
+        refuses them (DiscordError)."""
+        if not uploads and not had and "attachments" not in data:
+            return [], {}  # the common case: a message without files
+        return files_after(data, uploads, had, new_id=self.snowflake, channel_id=channel_id)
 
     def _mentions(self, content: str) -> list[Json]:
         mentioned = []
@@ -887,13 +942,19 @@ class FakeSession:
 
     async def perform(self, method: str, url: str, kwargs: dict[str, Any]) -> FakeResponse:
         cpu_at = time.thread_time()  # discord.py has handed the request to the transport
+        data = kwargs.get("data")
+        files: tuple[Upload, ...] = ()
+        if isinstance(data, aiohttp.FormData):  # a request with files: multipart/form-data
+            data, uploads = await read_form(data)
+            files = tuple(uploads)
         request, status, body, headers = self.discord.handle(
             method,
             url,
             dict(kwargs.get("headers") or {}),
             dict(kwargs.get("params") or {}),
-            kwargs.get("data"),
+            data,
             cpu_at=cpu_at,
+            files=files,
         )
         self._on_request(request, token_of(request.path))
         response = FakeResponse(method, url, status, body, headers)

@@ -6,7 +6,8 @@ colours are Discord's own numbers, so bot/view/components.py writes them into JS
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -84,9 +85,31 @@ class Section(NamedTuple):
     controls: tuple[ButtonSpec, ...] | SelectSpec = ()
 
 
+# A file name that an `attachment://` reference finds as sent: Discord rewrites other
+# characters (spaces, accents) when it stores an upload, and the reference then shows nothing.
+_FILENAME = re.compile(r"[A-Za-z0-9_-]{1,64}\.(png|jpg|jpeg|webp|gif)")
+MAX_ALT_TEXT = 1024  # Discord's limit on a media item's description
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """An image a card shows under its text, above its buttons: a file sent with the message
+    (its name, e.g. "board.png", and its bytes) and its alt text, read aloud by screen readers."""
+
+    filename: str
+    data: bytes = field(repr=False)
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if not _FILENAME.fullmatch(self.filename):
+            raise ValueError(f"not a file name an attachment:// reference finds: {self.filename!r}")
+        if len(self.description) > MAX_ALT_TEXT:
+            raise ValueError(f"alt text longer than {MAX_ALT_TEXT} characters")
+
+
 class Card(NamedTuple):
-    """A public message: a container with an accent colour, text, a board's cells, buttons,
-    and sections (a line each, with its controls: a settings card)."""
+    """A public message: a container with an accent colour, text, a picture, a board's cells,
+    buttons, and sections (a line each, with its controls: a settings card)."""
 
     accent: int
     heading: str
@@ -95,6 +118,7 @@ class Card(NamedTuple):
     controls: tuple[ButtonSpec, ...] = ()
     pings: tuple[int, ...] = ()
     sections: tuple[Section, ...] = ()
+    picture: Picture | None = None
 
     @property
     def text(self) -> str:

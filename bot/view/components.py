@@ -12,7 +12,16 @@ import functools
 from typing import Any
 
 from bot.core.server import PLACEHOLDER_EMOJI_NAME, Mark
-from bot.view.cards import ButtonSpec, Card, Cells, ModalSpec, Reply, Section, SelectSpec
+from bot.view.cards import (
+    ButtonSpec,
+    Card,
+    Cells,
+    ModalSpec,
+    Picture,
+    Reply,
+    Section,
+    SelectSpec,
+)
 
 Component = dict[str, Any]
 
@@ -22,6 +31,7 @@ BUTTON = 2
 STRING_SELECT = 3
 TEXT_INPUT = 4
 TEXT_DISPLAY = 10
+MEDIA_GALLERY = 12
 SEPARATOR = 14
 CONTAINER = 17
 LABEL = 18
@@ -131,11 +141,27 @@ def _separator() -> Component:
     return {"type": SEPARATOR, "divider": True, "spacing": SPACING_SMALL}
 
 
+def attachment_url(filename: str) -> str:
+    """How a component refers to a file sent with its message."""
+    return f"attachment://{filename}"
+
+
+def _gallery(picture: Picture) -> Component:
+    """A media gallery of one item: the picture, by the name of the file sent with it."""
+    item: Component = {"media": {"url": attachment_url(picture.filename)}}
+    if picture.description:
+        item["description"] = picture.description
+    return {"type": MEDIA_GALLERY, "items": [item]}
+
+
 def card_components(card: Card) -> list[Component]:
-    """The card as a Components V2 message's components: one container."""
+    """The card as a Components V2 message's components: one container. A picture's file is
+    sent with the message (bot/ui.py) and shown by a media gallery under the text."""
     children = [_text(card.heading)]
     if card.body:
         children.append(_text(card.body))
+    if card.picture is not None:
+        children.append(_gallery(card.picture))
     if card.cells:
         children.append(_separator())
         children.extend(_cell_rows(card.cells))
