@@ -278,6 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
             "and another game is offered with the marks swapped.\n"
             "With --puzzle, find the move that keeps the win or the draw; a wrong move\n"
             "is answered with what it allows.\n"
+            "With --ultimate, play Ultimate Tic-Tac-Toe, nine boards in one: type a board\n"
+            'and a cell, each 1-9, such as "5 3" (the cell alone when the board is forced).\n'
             "Type q or quit to leave; end of input (Ctrl-D) or Ctrl-C leave too."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -312,7 +314,31 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with --puzzle: start with the day's puzzle (UTC), the same for everyone",
     )
+    parser.add_argument(
+        "--ultimate",
+        action="store_true",
+        help="play Ultimate Tic-Tac-Toe: nine small boards in a 3x3, against a searching AI",
+    )
+    parser.add_argument(
+        "--playouts",
+        type=_playout_count,
+        metavar="N",
+        help=(
+            "with --ultimate: the AI simulates N games per move instead of thinking for a set "
+            "time (with --seed, the same game every time)"
+        ),
+    )
     return parser
+
+
+def _playout_count(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {number}")
+    return number
 
 
 def _side(text: str) -> str:
@@ -336,12 +362,28 @@ def main(
     args = parser.parse_args(argv)
     if args.daily and not args.puzzle:
         parser.error("--daily goes with --puzzle")
+    if args.ultimate and args.puzzle:
+        parser.error("--puzzle and --ultimate do not go together: the puzzles are classic ones")
+    if args.playouts is not None and not args.ultimate:
+        parser.error("--playouts goes with --ultimate")
     out = cast(TextIO, Screen(sys.stdout if output is None else output))
     rng = random.Random(args.seed)
     if input_fn is input:
         enable_line_editing()
     try:
-        if args.puzzle:
+        if args.ultimate:
+            from . import ultimate_cli  # only a game of ultimate needs its engine
+
+            human = rng.choice((X, O)) if args.play_as == RANDOM_SIDE else args.play_as
+            ultimate_cli.play_games(
+                human,
+                args.difficulty,
+                rng,
+                playouts=args.playouts,
+                input_fn=input_fn,
+                output=out,
+            )
+        elif args.puzzle:
             today = dt.datetime.now(dt.UTC).date() if args.daily else None
             play_puzzles(rng, today, input_fn=input_fn, output=out)
         else:

@@ -33,6 +33,8 @@ from brute_force import (
 
 from tictactoe import Board, O, X, cell_action, hint, initial_state, result, review
 from tictactoe import puzzles as pz
+from tictactoe import ultimate as ut
+from tictactoe import ultimate_cli as uc
 from tictactoe.cli import (
     Screen,
     cell_number,
@@ -1084,3 +1086,251 @@ def test_the_help_fits_80_columns(
     assert "--puzzle" in text
     too_long = [line for line in text.splitlines() if len(line) > 80]
     assert not too_long, too_long
+
+
+# --- Ultimate Tic-Tac-Toe (--ultimate) ---------------------------------------------------------
+
+ULTIMATE = ("--ultimate", "--playouts", "20")  # a fixed amount of thinking: reproducible games
+
+
+def test_ultimate_empty_board_numbers_every_cell_of_every_board() -> None:
+    assert uc.draw(ut.initial_state()).splitlines() == [
+        "  +--- 1 ---+--- 2 ---+--- 3 ---+",
+        *[
+            "  | 1  2  3 | 1  2  3 | 1  2  3 |",
+            "  | 4  5  6 | 4  5  6 | 4  5  6 |",
+            "  | 7  8  9 | 7  8  9 | 7  8  9 |",
+        ],
+        "  +--- 4 ---+--- 5 ---+--- 6 ---+",
+        *[
+            "  | 1  2  3 | 1  2  3 | 1  2  3 |",
+            "  | 4  5  6 | 4  5  6 | 4  5  6 |",
+            "  | 7  8  9 | 7  8  9 | 7  8  9 |",
+        ],
+        "  +--- 7 ---+--- 8 ---+--- 9 ---+",
+        *[
+            "  | 1  2  3 | 1  2  3 | 1  2  3 |",
+            "  | 4  5  6 | 4  5  6 | 4  5  6 |",
+            "  | 7  8  9 | 7  8  9 | 7  8  9 |",
+        ],
+        "  +---------+---------+---------+",
+    ]
+
+
+def ultimate_position(xs: list[tuple[int, int]], os: list[tuple[int, int]], last) -> ut.State:
+    grid: list[str | None] = [None] * 81
+    for board, cell in xs:
+        grid[9 * board + cell] = "X"
+    for board, cell in os:
+        grid[9 * board + cell] = "O"
+    return ut.from_cells(grid, last)
+
+
+# X owns board 1 (its top row); O's last move, in board 4's first cell, sends X to board 1,
+# which is closed: X may play in any open board.
+X_OWNS_BOARD_1 = ultimate_position([(0, 0), (0, 1), (0, 2)], [(1, 0), (2, 0), (3, 0)], (3, 0))
+
+
+def test_ultimate_board_shows_marks_the_last_move_won_boards_and_where_to_play() -> None:
+    lines = uc.draw(X_OWNS_BOARD_1).splitlines()
+    assert lines[0] == "  +-- 1 X --+--- 2 ---+--- 3 ---+"
+    # Board 1 is closed: its empty cells are dots; the others show the numbers one may type.
+    assert lines[1] == "  | X  X  X | O  2  3 | O  2  3 |"
+    assert lines[2] == "  | .  .  . | 4  5  6 | 4  5  6 |"
+    assert lines[5] == "  |[O] 2  3 | 1  2  3 | 1  2  3 |"
+    assert uc.where_to_play(X_OWNS_BOARD_1) == (
+        "Board 1 is closed, so X may play in any open board: "
+        'type a board and a cell, such as "5 3".'
+    )
+    forced = ut.result(X_OWNS_BOARD_1, (4, 4))
+    assert uc.where_to_play(forced) == "O must play in board 5: type a cell 1-9."
+    drawn = uc.draw(forced).splitlines()
+    assert drawn[5] == "  | O  .  . | 1  2  3 | .  .  . |"
+    assert drawn[6] == "  | .  .  . | 4 [X] 6 | .  .  . |"
+    assert drawn[1] == "  | X  X  X | O  .  . | O  .  . |"
+    assert all(len(line) <= 79 for line in drawn)
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [("5 3", (4, 2)), ("5,3", (4, 2)), (" 9 , 9 ", (8, 8)), ("2  5", (1, 4))],
+)
+def test_ultimate_reads_a_board_and_a_cell(typed: str, expected: tuple[int, int]) -> None:
+    assert uc.parse_move(typed, X_OWNS_BOARD_1) == expected
+
+
+def test_ultimate_reads_the_cell_alone_when_the_board_is_forced() -> None:
+    forced = ut.result(X_OWNS_BOARD_1, (4, 4))  # O is sent to board 5
+    assert uc.parse_move("3", forced) == (4, 2)
+    assert uc.parse_move("5 3", forced) == (4, 2)
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("", "Type a board and a cell, each 1-9"),
+        ("abc", '"abc" is not a move. Type a board and a cell'),
+        ("1 2 3", '"1 2 3" is not a move'),
+        (
+            "5",
+            "The move is not forced into one board: "
+            'type a board and a cell, each 1-9, such as "5 3".',
+        ),
+        ("0 3", "There is no board 0: boards are numbered 1 to 9."),
+        ("10 3", "There is no board 10: boards are numbered 1 to 9."),
+        ("5 0", "There is no cell 0: cells are numbered 1 to 9."),
+        ("1 9", "Board 1 is closed: X won it. Pick an open board."),
+        ("2 1", "You can't play board 2, cell 1: O is already there."),
+    ],
+)
+def test_ultimate_explains_what_is_wrong(typed: str, reason: str) -> None:
+    with pytest.raises(ValueError, match="^" + re.escape(reason)):
+        uc.parse_move(typed, X_OWNS_BOARD_1)
+
+
+def test_ultimate_names_the_forced_board_when_another_is_typed() -> None:
+    forced = ut.result(X_OWNS_BOARD_1, (4, 4))
+    with pytest.raises(
+        ValueError, match=r"^You must play in board 5: the last move was in its cell 5\."
+    ):
+        uc.parse_move("6 1", forced)
+    with pytest.raises(ValueError, match=r"^There is no cell 10"):
+        uc.parse_move("10", forced)
+
+
+class UltimateRobot:
+    """Plays through the screen as a person would: follows the moves announced on it and types
+    the first legal move (board and cell, or the cell alone when the board is forced)."""
+
+    MOVE = re.compile(r"(?:You|The AI \([XO]\)) played board (\d), cell (\d)\.")
+
+    def __init__(self, *extra: str) -> None:
+        self.terminal = Terminal()
+        self.extra = list(extra)
+        self.seen = 0
+
+    def input(self, prompt: str) -> str:
+        self.terminal.screen.write(prompt)
+        if self.extra:
+            line = self.extra.pop(0)
+        else:
+            text = self.terminal.text
+            if "Play again" in prompt:
+                raise EOFError
+            state = ut.initial_state()
+            for board, cell in self.MOVE.findall(text.rpartition("Ultimate tic-tac-toe: ")[2]):
+                state = ut.result(state, (int(board) - 1, int(cell) - 1))
+            board, cell = min(ut.actions(state))
+            line = (
+                f"{cell + 1}" if ut.forced_board(state) is not None else f"{board + 1} {cell + 1}"
+            )
+        self.terminal.screen.write(line + "\n")
+        return line
+
+
+def play_ultimate(*extra: str, args: tuple[str, ...] = ()) -> tuple[int, str]:
+    robot = UltimateRobot(*extra)
+    code = main([*ULTIMATE, *args], input_fn=robot.input, output=robot.terminal.screen)
+    return code, robot.terminal.text
+
+
+@pytest.mark.parametrize("side", [X, O])
+@pytest.mark.parametrize("difficulty", ["easy", "impossible"])
+def test_ultimate_plays_a_whole_game_to_its_result(side: str, difficulty: str) -> None:
+    code, text = play_ultimate(args=("--play-as", side, "--difficulty", difficulty, "--seed", "3"))
+
+    assert code == 0
+    ai = O if side == X else X
+    assert f"Ultimate tic-tac-toe: you are {side}, the AI is {ai} ({difficulty})" in text
+    game = text.partition("\nPlay again")[0]
+    result = game.rstrip().splitlines()[-1]
+    assert re.fullmatch(
+        r"You win! Three small boards in a line: boards \d, \d, \d\."
+        r"|The AI wins with three small boards in a line: boards \d, \d, \d\."
+        r"|Draw: every small board is closed and nobody has three in a line\.",
+        result,
+    )
+    assert "The AI (" + ai + ") played board " in text
+    assert all(len(line) <= 79 for line in text.splitlines())
+
+
+def test_ultimate_against_impossible_the_first_legal_move_robot_loses() -> None:
+    _, text = play_ultimate(args=("--difficulty", "impossible", "--seed", "1", "--playouts", "200"))
+    assert "The AI wins with three small boards in a line" in text
+
+
+def test_ultimate_the_same_seed_replays_the_same_game() -> None:
+    args = ("--play-as", "random", "--difficulty", "medium", "--seed", "5")
+    assert play_ultimate(args=args) == play_ultimate(args=args)
+
+
+def test_ultimate_bad_input_is_explained_and_the_game_goes_on() -> None:
+    code, text = play_ultimate("5", "0 1", "5 5", "9", "q")
+
+    assert code == 0
+    assert "Your turn (X): 5\nThe move is not forced into one board: type a board" in text
+    assert "Your turn (X): 0 1\nThere is no board 0: boards are numbered 1 to 9.\n" in text
+    assert "Your turn (X): 5 5\n\nYou played board 5, cell 5.\n" in text
+    assert "O must play" not in text  # the AI's turn is not announced as an instruction
+    assert text.rstrip().endswith("You left the game. Goodbye!")
+
+
+def test_ultimate_hint_gives_a_move_its_reason_and_the_ais_estimate() -> None:
+    _, text = play_ultimate("hint", "q", args=("--seed", "2"))
+    match = re.search(
+        r"Your turn \(X\): hint\nHint for X: board (\d), cell (\d)\.\n(.+)\n"
+        r"The AI's estimate: (\d+)% for X \(win 100, draw 50, loss 0\)\.\n",
+        text,
+    )
+    assert match, text
+    assert match[3] in {
+        sentence.format(them=O, board=match[1]) for sentence in uc.REASON_SENTENCES.values()
+    }
+    assert 0 <= int(match[4]) <= 100
+
+
+def test_describe_hint_words_each_reason() -> None:
+    analysis = ut.Analysis((4, 2), 0.62, ut.Reason.TAKES_BOARD, 4, 100)
+    assert uc.describe_hint(analysis, X) == (
+        "Hint for X: board 5, cell 3.\nIt takes board 5.\n"
+        "The AI's estimate: 62% for X (win 100, draw 50, loss 0)."
+    )
+    for reason in ut.Reason:
+        sentence = uc.describe_hint(ut.Analysis((0, 0), 0.5, reason, 2, 1), O)
+        assert "{" not in sentence
+
+
+def test_ultimate_flags_that_do_not_go_together(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as puzzle_exit:
+        main(["--ultimate", "--puzzle"])
+    assert puzzle_exit.value.code == 2
+    assert "--puzzle and --ultimate do not go together" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as playouts_exit:
+        main(["--playouts", "10"])
+    assert playouts_exit.value.code == 2
+    assert "--playouts goes with --ultimate" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--ultimate", "--playouts", "0"])
+    assert "must be at least 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--ultimate", "--playouts", "many"])
+    assert "must be a whole number, not 'many'" in capsys.readouterr().err
+
+
+def test_help_tells_how_to_play_ultimate(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = capsys.readouterr().out
+    assert "--ultimate" in text
+    assert "--playouts N" in text
+    assert 'type a board\nand a cell, each 1-9, such as "5 3"' in text
+
+
+def test_module_plays_ultimate_from_stdin() -> None:
+    process = run_module(*ULTIMATE, "--seed", "1", stdin="5 5\n3\nq\n")
+
+    assert process.returncode == 0
+    assert process.stderr == ""
+    assert "You played board 5, cell 5." in process.stdout
+    assert "The AI (O) played board 5, cell " in process.stdout
+    assert process.stdout.endswith("You left the game. Goodbye!\n")
