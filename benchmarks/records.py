@@ -67,12 +67,12 @@ from benchmarks.lib.ours import (  # noqa: E402
     shows_on_bot_board,
 )
 from testdb.postgres import start_server  # noqa: E402
+from tictactoe import DIFFICULTIES  # noqa: E402
 
 TARGET_P99_MS = 50.0
 # CPU per game of the RecordWriter's threads on SQLite (its work in the background), games
 # ending one at a time, many a second (its lingering then makes batches of them).
 TARGET_WRITER_US = 100
-LEVELS = ("easy", "medium", "hard", "impossible")
 # Finished games as move lists: X wins, O wins, a draw, a short X win.
 ENDINGS = (
     (0, 3, 1, 4, 2),
@@ -115,7 +115,7 @@ class World:
             in_dm = rng.random() < 0.1
             moves = ENDINGS[rng.randrange(len(ENDINGS))]
             if rng.random() < 0.5:
-                level = LEVELS[rng.randrange(4)]
+                level = DIFFICULTIES[rng.randrange(len(DIFFICULTIES))]
                 x, o = (self.user(first), AI) if rng.random() < 0.5 else (AI, self.user(first))
             else:
                 level = None

@@ -681,6 +681,10 @@ def _catalogue() -> tuple[tuple[Puzzle, ...], dict[str, Puzzle]]:
     # Only making the catalogue asks these (about 0.4 MB of fractions): an attempt never does.
     _solve_chance.cache_clear()
     _length.cache_clear()
+    # These hold every position the making looked at (about 1.2 MB); an attempt asks only those
+    # its player reaches, kept again as they come.
+    for solved in (_hint, _correct, _reply, _safe_before, _safe_after):
+        solved.cache_clear()
     return ordered, {one.id: one for one in ordered}
 
 

@@ -321,7 +321,10 @@ class _Position(NamedTuple):
     mark_to_move: str
 
 
-@lru_cache(maxsize=4096)  # games share their openings: most move lists come again
+# Games share their openings: most move lists come again. A click needs the position of its
+# move list less one, cached by the game's previous click: 1,024 entries keep that for about as
+# many games played at once (4,096 grew to about 2 MB; docs/performance.md, issue 31).
+@lru_cache(maxsize=1024)
 def _position_of_moves(moves: tuple[int, ...]) -> _Position:
     """One move on from the position before it, itself usually cached: a click's board is
     the previous click's plus one move, so a click works out one position, not a replay."""

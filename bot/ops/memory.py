@@ -12,7 +12,7 @@ _M_ARENA_MAX = -8  # mallopt()'s parameter number (glibc's malloc.h)
 def share_one_heap() -> bool:
     """Have every thread allocate from the one main heap (glibc's M_ARENA_MAX = 1); call it
     before any thread starts. glibc otherwise gives each thread that allocates (SQLite's, the
-    executor's) an arena of its own, whose free pages stay in the RSS: about 0.4 MB for the bot.
+    executor's) an arena of its own, whose free pages stay in the RSS (docs/performance.md).
     Its threads rarely allocate at the same time (the GIL serializes most of it). True if set."""
     mallopt = _libc_function("mallopt")
     return mallopt is not None and mallopt(_M_ARENA_MAX, 1) == 1

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections import OrderedDict, deque
 
-from bot.records.api import Rating
 from bot.core.rating import START, puzzle_start, rate_attempt
+from bot.records.api import Rating
 from tictactoe.puzzles import Puzzle
 
 PLAYERS_KEPT = 100_000  # the most recent players' ratings; older ones are read again

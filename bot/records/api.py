@@ -97,7 +97,10 @@ class GameRecord:
     def to_game(self) -> Game:
         """The recorded game as the bot's Game (the inverse of from_finished), for its review.
         A seat emptied by /forget-me holds DELETED_PLAYER (or the one after it, when both
-        players deleted their data)."""
+        players deleted their data). Classic games only: another kind's review comes with
+        that kind."""
+        if self.kind != CLASSIC:
+            raise ValueError(f"a {self.kind} game is not a classic board: no review for it yet")
         x = DELETED_PLAYER if self.x_player is None else self.x_player
         o = DELETED_PLAYER if self.o_player is None else self.o_player
         if x == o:  # both deleted their data

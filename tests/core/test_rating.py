@@ -2,8 +2,8 @@
 
 import pytest
 
-from bot.records.api import Rating
 from bot.core.rating import MAX_DEVIATION, MIN_DEVIATION, START, rate, rate_game
+from bot.records.api import Rating
 
 
 def test_glickmans_worked_example():

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.records.api import PuzzleAttempt
 from bot.core.rating import START, puzzle_start, rate_attempt
+from bot.records.api import PuzzleAttempt
 from bot.records.spool import Spool
 from bot.records.sql import paging
 from bot.records.sql.storage import Storage, open_records

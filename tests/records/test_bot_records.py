@@ -50,7 +50,7 @@ def storage(request, tmp_path):
 @pytest.fixture
 async def simcord_bot(storage, tmp_path):
     """The bot recording into `storage` through the real writer and its spool."""
-    bot = await recording_bot(storage, tmp_path / "spool.jsonl", game_timeout=GAME_TIMEOUT)
+    bot = await recording_bot(storage, tmp_path / "spool.jsonl", turn_timeout=GAME_TIMEOUT)
     yield bot
     await bot.close_records()  # SimCord detaches the bot without closing it
 
@@ -326,7 +326,7 @@ async def test_stats_answer_in_time_when_the_database_hangs(postgres_server, pos
     await storage.migrate()
     writer = RecordWriter(storage, None)
     await writer.start()
-    settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT, shard_count=1)
+    settings = Settings(token="not-a-real-token", turn_timeout_seconds=GAME_TIMEOUT, shard_count=1)
     bot = TicTacToeBot(settings, rng=random.Random(0), records=storage, writer=writer)
     async with await Harness.start(bot=bot) as harness:
         cog = bot.get_cog("Records")
@@ -355,7 +355,7 @@ async def test_records_clicks_leave_no_garbage_to_collect(tmp_path):
     storage = Storage(f"sqlite+aiosqlite:///{tmp_path / 'records.db'}")
     writer = RecordWriter(storage, None)
     await writer.start()
-    settings = Settings(token="not-a-real-token", game_timeout_seconds=GAME_TIMEOUT, shard_count=1)
+    settings = Settings(token="not-a-real-token", turn_timeout_seconds=GAME_TIMEOUT, shard_count=1)
     bot = TicTacToeBot(settings, rng=random.Random(0), records=storage, writer=writer)
     async with await Harness.start(bot=bot) as harness:
         channel = harness.create_guild("club").channels[0]

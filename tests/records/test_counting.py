@@ -3,8 +3,8 @@ by hand for each kind of game."""
 
 import pytest
 
-from bot.core.game import AI, Ending
 from bot.core import rating as glicko
+from bot.core.game import AI, Ending
 from bot.records.sql.counting import PLAYER_COLUMNS, count_game, rating_of
 from tests.support.records import ALICE, BOB, DRAW, O_WINS, X_WINS, record
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import pytest
 
 import tictactoe as ttt
-from bot.core.game import AI, Ending
 from bot.core import rating as glicko
+from bot.core.game import AI, Ending
 from bot.records.api import GameRecord, Rating, Tally
 from bot.records.sql.storage import open_records
 from tests.support.records import DRAW, O_WINS, X_WINS, record

@@ -12,9 +12,19 @@ from sqlalchemy.engine import make_url
 
 from bot.core.game import AI
 from bot.records.sql.migrate import alembic_config
-from bot.records.sql.schema import with_postgresql_options
+from bot.records.sql.schema import game_row, with_postgresql_options
 from bot.records.sql.storage import DatabaseAheadError, Storage, open_records
-from tests.support.records import ALICE, BOB, DRAW, GUILD, X_WINS, record
+from tests.support.records import (
+    ALICE,
+    BOB,
+    CAROL,
+    DRAW,
+    GUILD,
+    O_WINS,
+    X_WINS,
+    game_id,
+    record,
+)
 
 TABLES = {"games", "players", "bot_tallies", "memberships", "board_sizes"}
 PUZZLE_TABLES = {"puzzle_attempts", "puzzle_players", "puzzle_ratings", "puzzle_memberships"}
@@ -112,6 +122,39 @@ async def test_0002_recounts_the_bot_board_as_it_now_lists_players(database_url)
         await storage.close()
 
 
+async def test_0005_makes_every_game_recorded_before_it_classic(database_url):
+    storage = await open_records(database_url)
+    try:
+        games = [record(1, ALICE, BOB, X_WINS), record(2, BOB, AI, DRAW, level="hard")]
+        await storage.record(games)
+        await run(storage, lambda c: command.downgrade(alembic_config(c), "0004"))
+        assert "kind" not in await run(storage, game_columns)
+        # A game recorded by a bot from before kinds, into the table as it was then.
+        await run(storage, insert_without_kind(record(3, CAROL, ALICE, O_WINS)))
+        await run(storage, lambda c: command.upgrade(alembic_config(c), "head"))
+        kinds = "SELECT kind FROM games ORDER BY game_id"
+        assert await run(storage, lambda c: c.scalars(text(kinds)).all()) == ["classic"] * 3
+        assert [await storage.game(game.game_id) for game in games] == games
+        assert (await storage.game(game_id(3))) == record(3, CAROL, ALICE, O_WINS)
+    finally:
+        await storage.close()
+
+
+def game_columns(connection) -> list[str]:
+    return [column["name"] for column in inspect(connection).get_columns("games")]
+
+
+def insert_without_kind(game):
+    def insert(connection) -> None:
+        row = {name: value for name, value in game_row(game).items() if name != "kind"}
+        names = ", ".join(row)
+        connection.execute(
+            text(f"INSERT INTO games ({names}) VALUES ({', '.join(':' + n for n in row)})"), row
+        )
+
+    return insert
+
+
 async def test_a_database_from_a_newer_bot_is_refused_in_one_line(database_url):
     if database_url.startswith("postgresql"):
         # The test server trusts every local connection: the password is only there to be hidden.
@@ -143,9 +186,10 @@ def test_the_migrations_ship_inside_the_package():
     assert "bot/records/sql/migrations" in script.dir.replace("\\", "/")
     # One line of revisions, newest first, ending in the head that start-up migrates to.
     assert [revision.revision for revision in script.walk_revisions()] == [
+        "0005",
         "0004",
         "0003",
         "0002",
         "0001",
     ]
-    assert HEAD == "0004"
+    assert HEAD == "0005"

@@ -2,12 +2,15 @@
 PostgreSQL server (testdb/postgres.py), through the same `Storage`."""
 
 import asyncio
+from dataclasses import replace
 
 import pytest
+from sqlalchemy import text
 
 from bot.core.finished import FinishedGame, Place
 from bot.core.game import AI, Ending, Game
-from bot.records.api import PROVISIONAL_DEVIATION, Finish, GameRecord, Tally, snowflake_time
+from bot.core.rating import PROVISIONAL_DEVIATION
+from bot.records.api import Finish, GameRecord, Tally, snowflake_time
 from bot.records.sql import paging
 from bot.records.sql.storage import Storage, UnsupportedDatabaseError, open_records, parse_url
 from tests.support.records import (
@@ -96,6 +99,22 @@ async def test_a_game_is_stored_as_it_was_recorded(records):
     assert await records.record([game]) == 1
     assert await records.game(game.game_id) == game
     assert await records.game(game_id(99)) is None
+
+
+async def test_a_game_names_its_kind_classic_unless_it_says_another(records):
+    classic = record(1, ALICE, BOB, O_WINS)
+    assert classic.kind == "classic"  # what the game announced: FinishedGame's default
+    other = replace(record(2, ALICE, BOB, X_WINS), kind="ultimate")
+    assert await records.record([classic, other]) == 2
+    stored = await records.database.run(
+        lambda c: c.execute(text("SELECT game_id, kind FROM games ORDER BY game_id")).all()
+    )
+    assert [tuple(row) for row in stored] == [(game_id(1), "classic"), (game_id(2), "ultimate")]
+    assert await records.game(game_id(1)) == classic
+    assert await records.game(game_id(2)) == other
+    assert classic.to_game().moves == O_WINS
+    with pytest.raises(ValueError, match="ultimate"):
+        other.to_game()  # its review comes with its kind, never as a classic board
 
 
 async def test_recording_a_game_again_changes_nothing(records):

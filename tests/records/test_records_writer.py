@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -176,6 +177,19 @@ def test_a_game_survives_the_spool_unchanged_and_older_spools_still_read(tmp_pat
     spool.close()
 
 
+def test_a_spooled_game_keeps_its_kind_and_an_older_line_without_one_is_classic(tmp_path):
+    classic = record(1, ALICE, BOB, X_WINS)
+    other = replace(record(2, ALICE, BOB, O_WINS), kind="ultimate")
+    path = tmp_path / "spool.jsonl"
+    older = {name: value for name, value in game_row(classic).items() if name != "kind"}
+    path.write_text(json.dumps(older) + "\n")  # as a bot from before kinds wrote it
+    spool = Spool(path)
+    assert spool.open() == 1
+    spool.add(other)
+    assert spool.read(0, 10) == ([classic, other], path.stat().st_size)
+    spool.close()
+
+
 async def test_two_writers_cannot_share_a_spool(records, tmp_path):
     first = RecordWriter(records, tmp_path / "spool.jsonl")
     await first.start()
@@ -213,6 +227,7 @@ async def test_forgetting_a_player_also_empties_their_seat_in_games_still_waitin
 
 CHILD = """
 import asyncio, sys
+from dataclasses import replace
 from pathlib import Path
 from bot.records.sql.storage import Storage
 from bot.records.writer import RecordWriter

@@ -53,11 +53,11 @@ async def recording_bot(
     spool: Path | None,
     *,
     seed: int = 0,
-    game_timeout: int = 600,
+    turn_timeout: int = 600,
     linger: float = DEFAULT_LINGER_SECONDS,
 ) -> TicTacToeBot:
     """The bot recording into `storage` through the real writer (started) and its spool."""
-    settings = Settings(token="not-a-real-token", game_timeout_seconds=game_timeout, shard_count=1)
+    settings = Settings(token="not-a-real-token", turn_timeout_seconds=turn_timeout, shard_count=1)
     writer = RecordWriter(storage, spool, first_retry=0.01, last_retry=0.01, linger=linger)
     await writer.start()
     return TicTacToeBot(settings, rng=random.Random(seed), records=storage, writer=writer)

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.core.game import AI
 from bot.core import rating as glicko
+from bot.core.game import AI
 from bot.records.api import GameRecord, Rating
 from bot.records.sql.schema import players
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, func, select, update
 
-from bot.records.api import Page, PuzzleAttempt, PuzzlePlayer, PuzzleStats, Rating, RatingRow
 from bot.core.rating import START, puzzle_start, rate_attempt
+from bot.records.api import Page, PuzzleAttempt, PuzzlePlayer, PuzzleStats, Rating, RatingRow
 from bot.records.sql import statements
 from bot.records.sql.paging import page_bounds
 from bot.records.sql.schema import (

@@ -45,7 +45,7 @@ from sqlalchemy import (
 )
 
 from bot.core.finished import Place
-from bot.records.api import Finish, GameRecord, PuzzleAttempt
+from bot.records.api import CLASSIC, Finish, GameRecord, PuzzleAttempt
 
 metadata = MetaData(
     naming_convention={
@@ -96,6 +96,9 @@ games = Table(
     Column("place", String(16), nullable=False),
     Column("user_installed", Boolean, nullable=False),
     Column("locale", String(16), nullable=False),
+    # The kind of board (bot.core.finished.FinishedGame.kind); rows from before the column
+    # (migration 0005) are classic.
+    Column("kind", String(16), nullable=False, server_default=text(f"'{CLASSIC}'")),
 )
 Index(None, games.c.x_player, games.c.ended_at)
 Index(None, games.c.o_player, games.c.ended_at)
@@ -338,6 +341,7 @@ def game_values(game: GameRecord) -> tuple[Any, ...]:
         game.place.value,
         game.user_installed,
         game.locale,
+        game.kind,
     )
 
 
@@ -363,4 +367,5 @@ def game_record(row: Mapping[Any, Any]) -> GameRecord:
         place=Place(row["place"]),
         user_installed=bool(row["user_installed"]),
         locale=row["locale"],
+        kind=row.get("kind", CLASSIC),  # a spool's line from before kinds has none
     )

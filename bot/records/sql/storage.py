@@ -34,9 +34,9 @@ from sqlalchemy import Connection, select
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 
+from bot.core.game import AI
 from bot.core.server import ServerSettings
 from bot.records.api import (
-    BOT_PLAYER,
     BotRow,
     GameRecord,
     Page,
@@ -182,7 +182,7 @@ class Storage:
         return await self.write(lambda connection: puzzle_sql.record(connection, attempts))
 
     async def forget(self, user_id: int) -> int:
-        if user_id == BOT_PLAYER:
+        if user_id == AI:
             raise ValueError("the bot's own seat is not a person's data")
         try:
             return await self.write(lambda connection: _forget(connection, user_id))

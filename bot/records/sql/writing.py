@@ -11,7 +11,8 @@ from typing import Any
 
 from sqlalchemy import Connection, Delete, Update, bindparam, delete, func, or_, select, update
 
-from bot.records.api import BOT_PLAYER, GameRecord
+from bot.core.game import AI
+from bot.records.api import GameRecord
 from bot.records.sql.counting import (
     MEMBER_COLUMNS,
     PLAYER_COLUMNS,
@@ -101,7 +102,7 @@ def _count_games(connection: Connection, inserts: Inserts, counted: Sequence[Gam
             player
             for game in counted
             for player in (game.x_player, game.o_player)
-            if player is not None and player != BOT_PLAYER
+            if player is not None and player != AI
         }
     )
     if not people:
@@ -130,7 +131,7 @@ def _count_games(connection: Connection, inserts: Inserts, counted: Sequence[Gam
         count_game(game, states, tallies)
         columns = columns_changed_by(game)
         for player in (game.x_player, game.o_player):
-            if player is not None and player != BOT_PLAYER:
+            if player is not None and player != AI:
                 changed[player] = changed.get(player, columns) | columns
                 if game.guild_id is not None and (game.guild_id, player) not in member_of:
                     joined.add((game.guild_id, player))
