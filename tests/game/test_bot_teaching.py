@@ -11,18 +11,8 @@ from bot_helpers import board_of, click_cell, click_control, control_labels
 from brute_force import best_moves, move_outcome, to_cells, verdict_of
 
 import tictactoe as ttt
+from tests.support.words import CELL_NAMES
 
-CELL_NAMES = [
-    "top left",
-    "top middle",
-    "top right",
-    "middle left",
-    "centre",
-    "middle right",
-    "bottom left",
-    "bottom middle",
-    "bottom right",
-]
 HINT_LINE = re.compile(r"^(⭐ )?\*\*(?P<cell>[a-z ]+)\*\*: (?P<outcome>.+)$")
 REVIEW_LINE = re.compile(
     r"^(?P<ply>\d)\. \*\*(?P<mark>[XO])\*\* (?P<cell>[a-z ]+): (?P<verdict>.+)$"

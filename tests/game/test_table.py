@@ -76,6 +76,11 @@ class Clock:
 
 @pytest.fixture
 def table():
+    return make_table()
+
+
+def make_table(**options: Any) -> Table:
+    """A table with fakes of its door's side; `finished`: what the records would hear."""
     finished: list[FinishedGame] = []
     table = Table(
         FakeEditor(),
@@ -84,6 +89,7 @@ def table():
         clock=Clock(),
         bot_id=lambda: BOT,
         announce=finished.append,
+        **options,
     )
     table.finished = finished  # type: ignore[attr-defined]  # what the records would hear
     return table
@@ -254,18 +260,8 @@ class ThinkingKind(Classic):
 
 
 async def test_a_kind_whose_bot_thinks_after_the_answer_moves_by_token():
-    finished: list[FinishedGame] = []
     kind = ThinkingKind()
-    table = Table(
-        FakeEditor(),
-        rng=random.Random(0),
-        turn_timeout=TIMEOUT,
-        clock=Clock(),
-        bot_id=lambda: BOT,
-        announce=finished.append,
-        kinds=(kind,),
-        wall_clock=lambda: 1_700_000_100.0,
-    )
+    table = make_table(kinds=(kind,), wall_clock=lambda: 1_700_000_100.0)
     door = FakeDoor()
     await table.start(request(), door, None, "O", "impossible", kind)
     ((what, card),) = door.answers

@@ -21,6 +21,7 @@ from bot.puzzles.ids import CellClick, Mode, NextClick, Shown, parse
 from bot.puzzles.view import RatingChange, render_puzzle
 from bot.view.components import card_components
 from fake_discord.limits import problems
+from tests.support.words import CELL_NAMES
 from tictactoe import puzzles
 from tictactoe.review import Outcome
 
@@ -110,17 +111,6 @@ def test_a_malformed_button_is_no_puzzle_click(custom_id):
 # --- a wrong move, said to the player --------------------------------------------------------
 
 # Written out here rather than taken from the bot: cell indexes 0-8 and lines, in English.
-CELL_NAMES = (
-    "top left",
-    "top middle",
-    "top right",
-    "middle left",
-    "centre",
-    "middle right",
-    "bottom left",
-    "bottom middle",
-    "bottom right",
-)
 LINE_NAMES = {
     (0, 1, 2): "the top row",
     (3, 4, 5): "the middle row",

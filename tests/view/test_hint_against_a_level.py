@@ -12,21 +12,11 @@ from brute_force import is_over, mover, reachable_positions, solve, to_board
 from bot.core.game import AI, Game
 from bot.core.server import Look
 from bot.view.teaching import render_hint
+from tests.support.words import CELL_NAMES
 from tictactoe.review import cell_number, winning_chances
 
 ALICE, BOB = 111111111111111111, 222222222222222222
 CORNERS = "top left, top right, bottom left, or bottom right"
-CELL_NAMES = (
-    "top left",
-    "top middle",
-    "top right",
-    "middle left",
-    "centre",
-    "middle right",
-    "bottom left",
-    "bottom middle",
-    "bottom right",
-)
 
 
 def game_on(cells, level: str | None, locale: str = "en-US") -> Game:
