@@ -16,7 +16,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any, assert_never
+from typing import Any, Protocol, assert_never
 
 import tictactoe as ttt
 from bot.core import codec
@@ -58,6 +58,19 @@ from bot.view.replies import (
 )
 
 log = logging.getLogger(__name__)
+
+
+class Where(Protocol):
+    """Where a game was played, as its end is announced: a live entry or a request says it."""
+
+    @property
+    def guild_id(self) -> int | None: ...
+
+    @property
+    def place(self) -> str: ...
+
+    @property
+    def user_installed(self) -> bool: ...
 
 
 class Table:
@@ -459,8 +472,7 @@ class Table:
             await door.update(kind.render_expired(state, self.bot_id))
         finally:
             if first and isinstance(state, Game):
-                where = self._entry(request, kind, "", 0.0)
-                self.announce(message.id, state.expire(), request.sent_at, where, kind)
+                self.announce(message.id, state.expire(), request.sent_at, request, kind)
 
     # ------------------------------------------------------------------ expiry
 
@@ -470,7 +482,7 @@ class Table:
         return await self.expiry.expire_lapsed()
 
     def announce(
-        self, message_id: int, game: Game, ended_at: float, where: Live, kind: Kind
+        self, message_id: int, game: Game, ended_at: float, where: Where, kind: Kind
     ) -> None:
         """Count the game as finished and tell whoever listens that the game of this board has
         ended: after the click's answer, once per game; no I/O."""
