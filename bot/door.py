@@ -80,6 +80,10 @@ class Door(Protocol):
     async def rewrite(self, reply: Reply) -> None:
         """Answer by editing the clicked private message to `reply`'s text, without buttons."""
 
+    async def think_privately(self) -> None:
+        """Answer "thinking..." only the user sees, for a private answer that may take longer
+        than Discord's 3 seconds: follow_up_privately brings it."""
+
     async def follow_up(self, card: Card, *, private: bool) -> int:
         """After the answer, post another message; its id."""
 
@@ -194,6 +198,9 @@ class InteractionDoor:
 
     async def rewrite(self, reply: Reply) -> None:
         await self.interaction.response.edit_message(content=reply.text, view=None)
+
+    async def think_privately(self) -> None:
+        await self.interaction.response.defer(ephemeral=True, thinking=True)
 
     async def follow_up(self, card: Card, *, private: bool) -> int:
         message = await self.interaction.followup.send(

@@ -110,6 +110,8 @@ class Verb(StrEnum):
     ACCEPT = "a"
     DECLINE = "d"
     CELL = "c"  # never written: a cell's verb is its digit
+    PICK = "p"  # the ultimate board's picker: open a small board (its digit follows)
+    BACK = "b"  # the ultimate board's picker: back to the nine boards
 
 
 class CodecError(ValueError):
@@ -122,8 +124,11 @@ class Click(NamedTuple):
     state: State
     key: str  # state_key(state), as the button carries it: memory compares it on every click
     verb: Verb
-    cell: ttt.Action | None = None
+    cell: ttt.Action | None = None  # a classic (row, column); an ultimate (board, cell)
+    board: int | None = None  # the small board a PICK opens
 
+
+ClassicState = Game | Challenge  # what this codec writes (an ultimate game: bot/kinds)
 
 _CELL_ID_PREFIXES = tuple(f"{PREFIX}{index}:" for index in range(9))
 
@@ -137,7 +142,7 @@ def cell_id(game: Game, cell: ttt.Action) -> str:
     return cell_ids(state_key(game))[cell[0] * 3 + cell[1]]
 
 
-def control_id(state: State, verb: Verb) -> str:
+def control_id(state: ClassicState, verb: Verb) -> str:
     return id_of(verb, state_key(state))
 
 
@@ -147,7 +152,7 @@ def id_of(verb: Verb, key: str) -> str:
     return f"{PREFIX}{verb}:{key}"  # a StrEnum formats as its value
 
 
-def state_key(state: State) -> str:
+def state_key(state: ClassicState) -> str:
     """The whole state as the part of a custom_id after the verb; also its key in memory."""
     look = state.look
     if isinstance(state, Challenge):
@@ -237,7 +242,7 @@ def decode(custom_id: str) -> Click:
     raise CodecError(f"not a tic-tac-toe button: {custom_id!r}")
 
 
-def decode_state(key: str) -> State:
+def decode_state(key: str) -> ClassicState:
     """The state behind a key that memory holds (see state_key)."""
     try:
         if match := _GAME_STATE.fullmatch(key):
@@ -257,7 +262,7 @@ _VERBS = {verb.value: verb for verb in Verb}
 _CELL_VERBS = {str(index): cell_action(index) for index in range(9)}  # "4" -> (1, 1)
 
 
-def _click(verb: str, state: State, key: str) -> Click:
+def _click(verb: str, state: ClassicState, key: str) -> Click:
     cell = _CELL_VERBS.get(verb)
     if cell is not None:
         return Click(state, key, Verb.CELL, cell)
@@ -363,3 +368,13 @@ __all__ = [
     "mark_fits",
     "state_key",
 ]
+
+
+# What another kind's codec shares with this one (bot/kinds): a look and a locale are written
+# the same on every board.
+LOCALE_PATTERN = _LOCALE
+LOOK_PATTERN = _LOOK  # `:<timeout>:<x>:<o>` after the locale, or nothing for the default look
+BASE62 = _BASE62
+base62 = _base62
+look_of = _look  # the look in a match of LOOK_PATTERN
+locale_of = _locale

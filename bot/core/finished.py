@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 import tictactoe as ttt
-from bot.core.game import Challenge, Ending, Game, State
+from bot.core.game import AnyGame, Challenge, Ending, State
+from bot.core.ultimate_game import UltimateGame
 
 # Discord's epoch: a snowflake (a message's or an interaction's id) holds the milliseconds since.
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -35,12 +36,12 @@ class FinishedGame:
     """
 
     game_id: int
-    game: Game  # is_over
+    game: AnyGame  # is_over
     ended_at: float  # unix seconds
     guild_id: int | None  # the server, or None in a DM or group DM
     place: Place
     user_installed: bool  # reached through a user install rather than the server's
-    kind: str = "classic"  # the kind of board: "classic" Tic-Tac-Toe
+    kind: str = "classic"  # the kind of board: "classic" Tic-Tac-Toe or "ultimate"
 
 
 def snowflake_time(snowflake: int) -> float:
@@ -59,7 +60,7 @@ class Finish(StrEnum):
     EXPIRED = "expired"  # the player to move ran out of time
 
     @classmethod
-    def of(cls, game: Game) -> Finish:
+    def of(cls, game: AnyGame) -> Finish:
         if not game.is_over:
             raise ValueError("the game is not over")
         if game.ending is Ending.EXPIRED:
@@ -82,7 +83,7 @@ _LABELS = {
 }
 
 
-def winner_of(game: Game, finish: Finish) -> str | None:
+def winner_of(game: AnyGame, finish: Finish) -> str | None:
     """The winning mark: three in a row or a resignation as the game says; on expiry, the side
     that was not to move."""
     if finish is Finish.EXPIRED:
@@ -90,16 +91,18 @@ def winner_of(game: Game, finish: Finish) -> str | None:
     return game.winner_mark
 
 
-def counts(game: Game) -> bool:
+def counts(game: AnyGame) -> bool:
     """Whether a finished game counts for its players (tallies, streaks, ratings): it ended on
     the board, or it was resigned or ran out of time once both sides had moved."""
     if game.ending is None:
         return True
+    if isinstance(game, UltimateGame):
+        return game.both_moved
     flat = (*game.board[0], *game.board[1], *game.board[2])
     return ttt.X in flat and ttt.O in flat
 
 
-def expired_winner(game: Game) -> str | None:
+def expired_winner(game: AnyGame) -> str | None:
     """The mark that wins a game that ran out of time and counts (see `counts`); None for any
     other game."""
     if game.ending is not Ending.EXPIRED or not counts(game):
@@ -116,7 +119,7 @@ def ending_of(finish: Finish, winner: str | None) -> Ending | None:
     return None
 
 
-def opponent_kind(game: Game) -> str:
+def opponent_kind(game: AnyGame) -> str:
     """Whom the game was against, as the metrics label it ("ai" or "friend")."""
     return "ai" if game.vs_ai else "friend"
 

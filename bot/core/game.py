@@ -255,8 +255,11 @@ class Challenge:
     challenger_mark: str  # X or O
     locale: str = SOURCE_LOCALE
     look: Look = DEFAULT_LOOK  # the game's, once accepted
+    variant: str = "classic"  # the kind of board the game will be played on
 
     def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise GameError(f"unknown variant {self.variant!r}")
         if AI in (self.challenger, self.opponent) or self.challenger == self.opponent:
             raise GameError("a challenge is between two different people")
         if not (0 < self.challenger <= MAX_SNOWFLAKE and 0 < self.opponent <= MAX_SNOWFLAKE):
@@ -268,16 +271,24 @@ class Challenge:
     def players(self) -> tuple[int, int]:
         return self.challenger, self.opponent
 
-    def accept(self) -> Game:
+    def accept(self) -> AnyGame:
         x_player, o_player = (
             (self.challenger, self.opponent)
             if self.challenger_mark == ttt.X
             else (self.opponent, self.challenger)
         )
+        if self.variant == ULTIMATE:
+            return UltimateGame.start(x_player, o_player, None, self.locale, self.look)
         return Game(x_player, o_player, moves=(), locale=self.locale, look=self.look)
 
 
-State = Game | Challenge
+# Below the classes it needs: the ultimate game is built on this module's names.
+from bot.core.ultimate_game import ULTIMATE, UltimateGame  # noqa: E402
+
+CLASSIC = "classic"
+VARIANTS = (CLASSIC, ULTIMATE)  # the kinds of board, by name
+AnyGame = Game | UltimateGame
+State = Game | UltimateGame | Challenge
 
 
 def freeze_board(board: ttt.Board) -> Rows:

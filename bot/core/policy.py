@@ -13,8 +13,9 @@ from enum import Enum, auto
 from typing import NamedTuple
 
 from bot.core.codec import Click, Verb
-from bot.core.game import AI, Challenge, Game, GameError, State
+from bot.core.game import AI, AnyGame, Challenge, GameError, State
 from bot.core.live import Live, Seat
+from bot.core.ultimate_game import UltimateGame
 
 CHALLENGE_SECONDS = 60
 
@@ -88,8 +89,8 @@ class Expire:
 class Start:
     """A rematch: retire the finished board `retire` and post `state`."""
 
-    state: Game
-    retire: Game
+    state: AnyGame
+    retire: AnyGame
 
 
 class PrivateKind(Enum):
@@ -102,7 +103,7 @@ class Private:
     """Answer the clicker alone about `game`: a hint or a review."""
 
     kind: PrivateKind
-    game: Game
+    game: AnyGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +112,7 @@ class AskResign:
     click's token, which can edit it, is the one a confirmation uses (even after a restart)."""
 
     old: Live | None
-    game: Game
+    game: AnyGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +120,7 @@ class Resign:
     """A confirmed resignation: edit the board (not the clicked private message) to `new`."""
 
     old: Live
-    new: Game
+    new: AnyGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,11 +202,11 @@ def decide_click(
     state = seen.click.state
     if not seen.is_current or seen.message_seat not in (None, seen.seat):
         return Refuse(Refusal.INVALID, state)
-    if isinstance(state, Game) and state.is_over:
+    if not isinstance(state, Challenge) and state.is_over:
         return _on_finished(live, seen, user_id, state, rng)
     if seen.click.verb is Verb.KEEP_PLAYING:
         # The resign question's Cancel: saying no changes nothing, whatever memory holds.
-        if not isinstance(state, Game) or state.mark_of(user_id) is None:
+        if isinstance(state, Challenge) or state.mark_of(user_id) is None:
             return Refuse(Refusal.INVALID, state)
         return KeepPlaying()
     if seen.click.verb is Verb.CONFIRM_RESIGN:
@@ -231,7 +232,7 @@ def _closed(state: State) -> Refusal:
 
 
 def _on_finished(
-    live: Live | None, seen: Seen, user_id: int, game: Game, rng: random.Random
+    live: Live | None, seen: Seen, user_id: int, game: AnyGame, rng: random.Random
 ) -> Decision:
     verb = seen.click.verb
     if verb not in (Verb.REMATCH, Verb.REVIEW):
@@ -248,7 +249,7 @@ def _on_finished(
 def _on_confirm_resign(live: Live | None, user_id: int, seen: Seen) -> Decision:
     click = seen.click
     state = click.state
-    if not isinstance(state, Game) or state.mark_of(user_id) is None:
+    if isinstance(state, Challenge) or state.mark_of(user_id) is None:
         return Refuse(Refusal.INVALID, state)
     if live is None and seen.has_ended:  # it ended (a move, a timeout) before this answer
         return Refuse(Refusal.GAME_OVER, state)
@@ -256,6 +257,18 @@ def _on_confirm_resign(live: Live | None, user_id: int, seen: Seen) -> Decision:
     if live is None or live.token is None or click.key != live.key:
         return Refuse(Refusal.STALE, state)
     return Resign(live, state.resign(user_id))
+
+
+def _on_picker(live: Live | None, click: Click, user_id: int, game: AnyGame) -> Decision:
+    """The ultimate board's picker: open a small board, or go back to the nine."""
+    if not isinstance(game, UltimateGame) or (click.verb is Verb.BACK) == (game.picked is None):
+        return Refuse(Refusal.INVALID, game)
+    if game.player_to_move != user_id:
+        return Refuse(Refusal.NOT_YOUR_TURN, game)
+    try:
+        return Update(live, game.picking(click.board if click.verb is Verb.PICK else None))
+    except GameError:  # a closed board, or a forced move: the picker never offers it
+        return Refuse(Refusal.INVALID, game)
 
 
 def _on_challenge(live: Live | None, click: Click, user_id: int, challenge: Challenge) -> Decision:
@@ -269,14 +282,21 @@ def _on_challenge(live: Live | None, click: Click, user_id: int, challenge: Chal
 
 
 def _on_game(
-    live: Live | None, click: Click, user_id: int, game: Game, rng: random.Random
+    live: Live | None, click: Click, user_id: int, game: AnyGame, rng: random.Random
 ) -> Decision:
     if click.verb in (Verb.REMATCH, Verb.REVIEW, Verb.ACCEPT, Verb.DECLINE):
+        return Refuse(Refusal.INVALID, game)
+    if click.verb in (Verb.PICK, Verb.BACK) and not isinstance(game, UltimateGame):
         return Refuse(Refusal.INVALID, game)
     if game.mark_of(user_id) is None:
         return Refuse(Refusal.NOT_PLAYER, game)
     if click.verb is Verb.RESIGN:
         return AskResign(live, game)
+    if game.player_to_move == AI:  # a kind whose bot thinks after the click's answer
+        # With nothing in memory (a restart while it thought), this click brings it back.
+        return Update(live, game) if live is None else Refuse(Refusal.NOT_YOUR_TURN, game)
+    if click.verb in (Verb.PICK, Verb.BACK):
+        return _on_picker(live, click, user_id, game)
     if click.verb is Verb.HINT:
         if not game.vs_ai:
             return Refuse(Refusal.HINT_VS_BOT_ONLY, game)

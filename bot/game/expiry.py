@@ -11,7 +11,7 @@ import discord
 
 from bot.core import codec
 from bot.core.finished import describe
-from bot.core.game import Game
+from bot.core.game import AnyGame, Challenge
 from bot.core.live import GameStore, Live, Seat
 from bot.game.delivery import Delivery
 from bot.kinds import Kind
@@ -20,7 +20,7 @@ from bot.ops.shards import EVENT_SHARD
 log = logging.getLogger(__name__)
 
 # Announces a finished game: (message id, game, ended at, where it was played, its kind).
-Announce = Callable[[int, Game, float, Live, Kind], None]
+Announce = Callable[[int, AnyGame, float, Live, Kind], None]
 
 
 class Expiry:
@@ -34,7 +34,7 @@ class Expiry:
         clock: Callable[[], float],
         kind_named: Callable[[str], Kind],
         announce: Announce,
-        retire_question: Callable[[Live, Game], None] = lambda live, game: None,
+        retire_question: Callable[[Live, AnyGame], None] = lambda live, game: None,
         bot_id: Callable[[], int],
         shard_of: Callable[[int | None], int],
         challenge_closed: Callable[[int | None, int], None] = lambda guild_id, user_id: None,
@@ -100,7 +100,7 @@ class Expiry:
                 state = kind.decode(await self.delivery.shown_custom_id(live)).state
             # Discord's clock, as every other end time (a snowflake's); a simulated one in tests.
             now = discord.utils.utcnow().timestamp()
-            if isinstance(state, Game) and state.is_over:
+            if not isinstance(state, Challenge) and state.is_over:
                 # It ended on the board by an edit whose fate was unknown: announced now.
                 assert live.message_id is not None
                 self._announce(live.message_id, state, now, live, kind)
@@ -109,7 +109,7 @@ class Expiry:
                 await self.delivery.edit_by_token(live, kind.render_expired(state, self._bot_id()))
             finally:
                 # The time is up whether or not the board could be redrawn.
-                if isinstance(state, Game) and live.message_id is not None:
+                if not isinstance(state, Challenge) and live.message_id is not None:
                     self._announce(live.message_id, state.expire(), now, live, kind)
                     self._retire_question(live, state.expire())
             log.debug("Channel %s: %s expired", seat[0], describe(state))

@@ -21,7 +21,7 @@ from typing import Any, Protocol, assert_never
 import tictactoe as ttt
 from bot.core import codec
 from bot.core.finished import Finish, FinishedGame, Place, describe, opponent_kind
-from bot.core.game import AI, Challenge, Game, State
+from bot.core.game import AI, AnyGame, Challenge, State
 from bot.core.live import Cooldowns, GameStore, Live, Seat, is_private, seat_of
 from bot.core.policy import (
     AskResign,
@@ -192,7 +192,7 @@ class Table:
         if not self.store.compare_and_set(seat, None, claim):
             await door.tell(render_raced(request.locale))
             return
-        if isinstance(state, Game):
+        if not isinstance(state, Challenge):
             self.metrics.started["ai"].inc()
         card = kind.render(state, self.bot_id, self._deadline(request, idle))
         if private:
@@ -207,7 +207,7 @@ class Table:
         self.store.compare_and_set(seat, claim, posted)
         self.expiry.schedule()
         log.debug("Channel %s: new %s", scope, describe(state))
-        if isinstance(state, Game) and kind.bot_to_move(state):
+        if not isinstance(state, Challenge) and kind.bot_to_move(state):
             self._later(self._bot_moves(seat, posted, kind, state))
 
     # ------------------------------------------------------------------ a click
@@ -278,10 +278,16 @@ class Table:
                 await self._rematch(request, door, kind, seat, retire, state)
             case Private(kind=private_kind, game=game):
                 self.metrics.clicks_other.inc()
+                if kind.answers_later:
+                    await door.think_privately()
                 if private_kind is PrivateKind.HINT:
-                    await door.tell(await kind.hint(game, request.locale))
+                    reply = await kind.hint(game, request.locale)
                 else:
-                    await door.tell(kind.review(game, request.locale, self.bot_id))
+                    reply = await kind.review(game, request.locale, self.bot_id)
+                if kind.answers_later:
+                    await door.follow_up_privately(reply)
+                else:
+                    await door.tell(reply)
             case AskResign(old=old, game=game):
                 await self._ask_resign(request, door, kind, seat, old, game)
             case Resign(old=old, new=new):
@@ -312,7 +318,7 @@ class Table:
         one answer."""
         message = request.message
         assert message is not None
-        over = isinstance(new, Game) and new.is_over
+        over = not isinstance(new, Challenge) and new.is_over
         idle = idle_seconds(new, self.turn_timeout)
         key = kind.key(new)
         live = self._entry(request, kind, key, idle, message.id)
@@ -345,19 +351,20 @@ class Table:
                 raise
         self.metrics.clicks_moved.inc()  # counted once answered: the player waits for nothing
         if over:
-            assert isinstance(new, Game)
+            assert not isinstance(new, Challenge)
             log.debug("Channel %s: game over: %s", seat[0], describe(new))
             self.announce(message.id, new, request.sent_at, live, kind)
             self.retire_question(live, new)
         else:
-            if isinstance(new, Game) and not new.moves:  # only an accepted challenge gives this
+            # Only an accepted challenge shows an empty board after a click.
+            if not isinstance(new, Challenge) and new.moves == ():
                 self.metrics.started["friend"].inc()
             self.expiry.schedule()
-            if isinstance(new, Game) and kind.bot_to_move(new):
+            if not isinstance(new, Challenge) and kind.bot_to_move(new):
                 self._later(self._bot_moves(seat, live, kind, new))
 
     async def _rematch(
-        self, request: Request, door: Door, kind: Kind, seat: Seat, finished: Game, game: Game
+        self, request: Request, door: Door, kind: Kind, seat: Seat, finished: AnyGame, game: AnyGame
     ) -> None:
         """Retire the finished board (no second Rematch from it) and post the new one, if the
         seat's scope has room for it and neither player has started another game there since."""
@@ -392,7 +399,7 @@ class Table:
         log.debug("Channel %s: rematch: %s", scope, describe(game))
 
     async def _ask_resign(
-        self, request: Request, door: Door, kind: Kind, seat: Seat, old: Live | None, game: Game
+        self, request: Request, door: Door, kind: Kind, seat: Seat, old: Live | None, game: AnyGame
     ) -> None:
         message = request.message
         assert message is not None
@@ -408,13 +415,20 @@ class Table:
         self.metrics.clicks_other.inc()
         self.expiry.schedule()
         await door.update(kind.render(game, self.bot_id, self._deadline(request, idle)))
-        question = await door.follow_up_privately(render_resign_question(game, request.locale))
+        key = kind.key(game)
+        question = await door.follow_up_privately(
+            render_resign_question(
+                kind.control_id(key, codec.Verb.CONFIRM_RESIGN),
+                kind.control_id(key, codec.Verb.KEEP_PLAYING),
+                request.locale,
+            )
+        )
         # Remembered, so that it loses its buttons if the game ends another way first.
         asked = fresh._replace(question=question, question_token=request.token)
         self.store.compare_and_set(seat, fresh, asked)
 
     async def _resign(
-        self, request: Request, door: Door, kind: Kind, seat: Seat, old: Live, new: Game
+        self, request: Request, door: Door, kind: Kind, seat: Seat, old: Live, new: AnyGame
     ) -> None:
         """Confirmed on the private question: end the game on the board, then say so here."""
         if not self.store.compare_and_set(seat, old, None):
@@ -471,7 +485,7 @@ class Table:
         try:
             await door.update(kind.render_expired(state, self.bot_id))
         finally:
-            if first and isinstance(state, Game):
+            if first and not isinstance(state, Challenge):
                 self.announce(message.id, state.expire(), request.sent_at, request, kind)
 
     # ------------------------------------------------------------------ expiry
@@ -482,7 +496,7 @@ class Table:
         return await self.expiry.expire_lapsed()
 
     def announce(
-        self, message_id: int, game: Game, ended_at: float, where: Where, kind: Kind
+        self, message_id: int, game: AnyGame, ended_at: float, where: Where, kind: Kind
     ) -> None:
         """Count the game as finished and tell whoever listens that the game of this board has
         ended: after the click's answer, once per game; no I/O."""
@@ -498,7 +512,7 @@ class Table:
         )
         self._announce(finished)
 
-    async def _bot_moves(self, seat: Seat, live: Live, kind: Kind, game: Game) -> None:
+    async def _bot_moves(self, seat: Seat, live: Live, kind: Kind, game: AnyGame) -> None:
         """The bot's reply, for a kind that thinks after the click's answer: shown on the board
         by the token that posted or last updated it, unless the board changed meanwhile (a
         resignation, an expiry)."""
@@ -506,14 +520,15 @@ class Table:
         over = reply.is_over
         key = kind.key(reply)
         idle = idle_seconds(reply, self.turn_timeout)
-        moved = live._replace(key=key, deadline=self.clock() + idle)
-        claimed = (
-            self.store.compare_and_set(seat, live, None)
-            if over
-            else self.store.compare_and_set(seat, live, moved)
-        )
-        if not claimed or live.message_id is None:
+        # Meanwhile a resign question may have been asked (a new token, the same game): the
+        # move still counts; any other change (a resignation, an expiry) wins over it.
+        current = self.store.get(seat)
+        if current is None or current.key != live.key or current.message_id is None:
             return
+        live = current
+        moved = live._replace(key=key, deadline=self.clock() + idle)
+        self.store.compare_and_set(seat, live, None if over else moved)  # nothing awaited since get
+        assert live.message_id is not None
         now = self._wall_clock()
         deadline = None if over else math.ceil(now + idle)
         try:
@@ -540,7 +555,7 @@ class Table:
         if not task.cancelled() and task.exception() is not None:
             log.warning("Work after an answer failed", exc_info=task.exception())
 
-    def retire_question(self, live: Live, game: Game) -> None:
+    def retire_question(self, live: Live, game: AnyGame) -> None:
         """The game ended another way while a resign question was open on it: the question
         says so and loses its buttons (after the click's answer, in the background; its token
         can edit it for 15 minutes)."""

@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from bot.core.codec import Click
-from bot.core.game import Challenge, Game, State
+from bot.core.codec import Click, Verb
+from bot.core.game import AnyGame, Challenge, State
 from bot.core.server import Look
 from bot.view.cards import Card, Reply
 
@@ -37,6 +37,10 @@ class Kind(Protocol):
 
     def decode_key(self, key: str) -> State: ...
 
+    def control_id(self, key: str, verb: Verb) -> str:
+        """A control button's custom_id (resign, its question's answers...) for the state with
+        this key."""
+
     # The rules and the AI.
     def new_game(
         self,
@@ -46,7 +50,7 @@ class Kind(Protocol):
         rng: random.Random,
         locale: str,
         look: Look,
-    ) -> Game:
+    ) -> AnyGame:
         """A game from its first position (the bot's opening move made when it plays X)."""
 
     def new_challenge(
@@ -58,7 +62,7 @@ class Kind(Protocol):
         answer leaves the bot's reply out of a move, and the table asks `bot_reply` after
         the answer. (The classic AI answers within the move itself: never.)"""
 
-    async def bot_reply(self, game: Game, rng: random.Random) -> Game:
+    async def bot_reply(self, game: AnyGame, rng: random.Random) -> AnyGame:
         """`game` after the bot's move, thought out off the event loop."""
 
     # The view: what each message shows, as values.
@@ -66,7 +70,7 @@ class Kind(Protocol):
         self, state: State, bot_id: int, deadline: int | None, *, key: str | None = None
     ) -> Card: ...
 
-    def render_retired(self, game: Game, bot_id: int) -> Card:
+    def render_retired(self, game: AnyGame, bot_id: int) -> Card:
         """A finished board whose rematch was posted: no Rematch button any more."""
 
     def render_expired(self, state: State, bot_id: int) -> Card: ...
@@ -76,8 +80,13 @@ class Kind(Protocol):
     def render_private(self, card: Card, locale: str) -> Card:
         """`card` with the notice that only its player sees it."""
 
-    async def hint(self, game: Game, locale: str) -> Reply:
+    @property
+    def answers_later(self) -> bool:
+        """Its hints and reviews may take longer than Discord's 3 seconds: the table answers
+        "thinking..." first and follows up with them."""
+
+    async def hint(self, game: AnyGame, locale: str) -> Reply:
         """The hint for the player to move (thought out off the event loop when it may take
         more than a few milliseconds)."""
 
-    def review(self, game: Game, locale: str, bot_id: int) -> Reply: ...
+    async def review(self, game: AnyGame, locale: str, bot_id: int) -> Reply: ...

@@ -6,8 +6,8 @@ import asyncio
 import random
 
 from bot.core import codec
-from bot.core.codec import Click
-from bot.core.game import Challenge, Game, State
+from bot.core.codec import Click, Verb
+from bot.core.game import AnyGame, Challenge, Game, State
 from bot.core.server import Look
 from bot.view import board, teaching
 from bot.view.cards import Card, Reply
@@ -23,10 +23,14 @@ class Classic:
         return codec.decode(custom_id)
 
     def key(self, state: State) -> str:
+        assert isinstance(state, Game | Challenge)
         return codec.state_key(state)
 
     def decode_key(self, key: str) -> State:
         return codec.decode_state(key)
+
+    def control_id(self, key: str, verb: Verb) -> str:
+        return codec.id_of(verb, key)
 
     def new_game(
         self,
@@ -36,7 +40,7 @@ class Classic:
         rng: random.Random,
         locale: str,
         look: Look,
-    ) -> Game:
+    ) -> AnyGame:
         return Game.start(x_player, o_player, level, rng, locale, look)
 
     def new_challenge(
@@ -47,18 +51,22 @@ class Classic:
     def bot_to_move(self, state: State) -> bool:
         return False  # a move's Game already holds the bot's reply (core/game.py Game.play)
 
-    async def bot_reply(self, game: Game, rng: random.Random) -> Game:
+    async def bot_reply(self, game: AnyGame, rng: random.Random) -> AnyGame:
+        assert isinstance(game, Game)
         return game.with_ai_reply(rng)
 
     def render(
         self, state: State, bot_id: int, deadline: int | None, *, key: str | None = None
     ) -> Card:
+        assert isinstance(state, Game | Challenge)
         return board.render_state(state, bot_id, deadline, key=key)
 
-    def render_retired(self, game: Game, bot_id: int) -> Card:
+    def render_retired(self, game: AnyGame, bot_id: int) -> Card:
+        assert isinstance(game, Game)
         return board.render_game(game, bot_id, retired=True)
 
     def render_expired(self, state: State, bot_id: int) -> Card:
+        assert isinstance(state, Game | Challenge)
         return board.render_expired(state, bot_id)
 
     def render_declined(self, challenge: Challenge) -> Card:
@@ -67,13 +75,17 @@ class Classic:
     def render_private(self, card: Card, locale: str) -> Card:
         return board.with_private_notice(card, locale)
 
-    async def hint(self, game: Game, locale: str) -> Reply:
+    answers_later = False  # a hint or a review is ready within milliseconds
+
+    async def hint(self, game: AnyGame, locale: str) -> Reply:
+        assert isinstance(game, Game)
         # A hint against a level that slips weighs every way the game can go on (exact
         # chances, cached per level): the first one for a level takes a few hundred
         # milliseconds, which must not stop every other click. A thread: rare clicks.
         return await asyncio.to_thread(teaching.render_hint, game, locale)
 
-    def review(self, game: Game, locale: str, bot_id: int) -> Reply:
+    async def review(self, game: AnyGame, locale: str, bot_id: int) -> Reply:
+        assert isinstance(game, Game)
         return teaching.render_review(game, locale, bot_id)
 
 

@@ -13,7 +13,7 @@ import tictactoe as ttt
 from bot.core import codec
 from bot.core.codec import Verb
 from bot.core.finished import expired_winner
-from bot.core.game import AI, Challenge, Ending, Game, Rows, State
+from bot.core.game import AI, Challenge, Ending, Game, Rows
 from bot.core.server import Look, Mark
 from bot.i18n import translations
 from bot.view.cards import BLURPLE, GREEN, GREY, RED, ButtonSpec, Card, Cells, Style
@@ -282,14 +282,14 @@ def render_challenge_expired(challenge: Challenge) -> Card:
     return Card(ACCENT_NEUTRAL, _("## ⚔️ Tic-Tac-Toe challenge"), text)
 
 
-def render_expired(state: State, bot_id: int) -> Card:
+def render_expired(state: Game | Challenge, bot_id: int) -> Card:
     if isinstance(state, Challenge):
         return render_challenge_expired(state)
     return render_game(state.expire(), bot_id)
 
 
 def render_state(
-    state: State, bot_id: int, deadline: int | None, *, key: str | None = None
+    state: Game | Challenge, bot_id: int, deadline: int | None, *, key: str | None = None
 ) -> Card:
     """The message of a game or challenge (`key`: as in render_game)."""
     if isinstance(state, Challenge):

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from bot.core import codec
-from bot.core.codec import Verb
 from bot.core.game import Challenge, Game, State
 from bot.core.policy import Refusal
+from bot.core.ultimate_game import UltimateGame
 from bot.i18n import translations
 from bot.view.cards import ButtonSpec, Reply, Style
 from bot.view.words import link, mention
@@ -68,7 +67,7 @@ def render_refusal(
         )
     if reason is Refusal.COOLDOWN:
         return Reply(_("You can challenge someone again <t:{until}:R>.").format(until=until or 0))
-    if reason is Refusal.NOT_PLAYER and isinstance(state, Game):
+    if reason is Refusal.NOT_PLAYER and isinstance(state, Game | UltimateGame):
         x_name, o_name = mention(state.x_player, bot_id, _), mention(state.o_player, bot_id, _)
         if state.is_over:
             return Reply(
@@ -81,7 +80,7 @@ def render_refusal(
                 "This game is between {x} and {o}. Start your own with {command} once it ends."
             ).format(x=x_name, o=o_name, command=command)
         )
-    if reason is Refusal.NOT_YOUR_TURN and isinstance(state, Game):
+    if reason is Refusal.NOT_YOUR_TURN and isinstance(state, Game | UltimateGame):
         return Reply(
             _("It's {player}'s turn.").format(player=mention(state.player_to_move, bot_id, _))
         )
@@ -115,15 +114,11 @@ def render_apology(locale: str | None) -> Reply:
     return Reply(_("Sorry, something went wrong on my side. Please try again."))
 
 
-def render_resign_question(game: Game, locale: str | None) -> Reply:
+def render_resign_question(confirm_id: str, keep_id: str, locale: str | None) -> Reply:
+    """The private question after Resign; the ids are the board's kind's (its state in them)."""
     _ = translations(locale).gettext
-    confirm = ButtonSpec(
-        codec.control_id(game, Verb.CONFIRM_RESIGN),
-        Style.DANGER,
-        _("Yes, resign"),
-        "🏳️",
-    )
-    keep = ButtonSpec(codec.control_id(game, Verb.KEEP_PLAYING), Style.SECONDARY, _("Cancel"))
+    confirm = ButtonSpec(confirm_id, Style.DANGER, _("Yes, resign"), "🏳️")
+    keep = ButtonSpec(keep_id, Style.SECONDARY, _("Cancel"))
     return Reply(_("Resign this game? Your opponent wins."), (confirm, keep))
 
 

@@ -65,6 +65,7 @@ def test_every_look_comes_back_from_every_button():
                 assert click == codec.Click(state, key, verb, cell)
                 assert click.state.look == look
                 # The key a click carries is the one memory holds: written the same again.
+                assert isinstance(click.state, Game | Challenge)
                 assert codec.state_key(click.state) == key
             assert codec.decode_state(key) == state
 

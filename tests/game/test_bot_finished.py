@@ -25,7 +25,7 @@ from bot_helpers import (
 import tictactoe as ttt
 from bot.app import TicTacToeBot
 from bot.core.finished import FinishedGame, Place
-from bot.core.game import AI, Ending
+from bot.core.game import AI, Ending, Game
 from bot.game.cog import TicTacToeCog
 from fake_discord import Fault, Harness, text
 
@@ -83,6 +83,7 @@ async def test_a_game_won_on_the_board_is_announced_once_after_the_answer(world)
     assert game.ending is None
     assert game.players == (alice.id, AI)
     assert game.difficulty == "hard"
+    assert isinstance(game, Game)
     assert [list(row) for row in game.board] == board_of(channel.last_message)
     assert finished.ended_at == pytest.approx(env.now().timestamp(), abs=2)
     # The listener ran once the board's last edit had gone to Discord.
@@ -161,6 +162,7 @@ async def test_a_game_finished_after_a_restart_is_announced_once(world):
     (finished,) = heard.games
     assert finished.game_id == board.id
     assert finished.game.is_over
+    assert isinstance(finished.game, Game)
     assert [list(row) for row in finished.game.board] == board_of(channel.last_message)
 
 

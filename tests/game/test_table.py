@@ -43,6 +43,9 @@ class FakeDoor:
     async def rewrite(self, reply):
         self.answers.append(("rewrite", reply))
 
+    async def think_privately(self):
+        self.answers.append(("think_privately", Reply("")))
+
     async def follow_up(self, card, *, private):
         self.answers.append(("follow_up", card))
         return self.message_id + 1
