@@ -42,6 +42,11 @@ DIFFICULTY_CHOICES = [
     app_commands.Choice(name=locale_str("Hard — slips now and then"), value="hard"),
     app_commands.Choice(name=locale_str("Impossible — never loses"), value="impossible"),
 ]
+# The kinds of board as /tictactoe and /settings offer them.
+VARIANT_CHOICES = [
+    app_commands.Choice(name=locale_str("Classic — one board"), value="classic"),
+    app_commands.Choice(name=locale_str("Ultimate — nine boards in one"), value="ultimate"),
+]
 
 
 class Answered(Exception):

@@ -10,7 +10,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import tictactoe as ttt
-from bot.core.server import DEFAULT_LOOK, Look
+from bot.core.server import DEFAULT_LOOK, VARIANT_CHOICES, Look
 from bot.i18n import SOURCE_LOCALE
 
 AI = 0  # the player id that stands for the bot itself
@@ -258,7 +258,7 @@ class Challenge:
     variant: str = "classic"  # the kind of board the game will be played on
 
     def __post_init__(self) -> None:
-        if self.variant not in VARIANTS:
+        if self.variant not in VARIANT_CHOICES:
             raise GameError(f"unknown variant {self.variant!r}")
         if AI in (self.challenger, self.opponent) or self.challenger == self.opponent:
             raise GameError("a challenge is between two different people")
@@ -285,8 +285,6 @@ class Challenge:
 # Below the classes it needs: the ultimate game is built on this module's names.
 from bot.core.ultimate_game import ULTIMATE, UltimateGame  # noqa: E402
 
-CLASSIC = "classic"
-VARIANTS = (CLASSIC, ULTIMATE)  # the kinds of board, by name
 AnyGame = Game | UltimateGame
 State = Game | UltimateGame | Challenge
 

@@ -20,6 +20,7 @@ TURN_TIMEOUT_CHOICES = (30, 60, 120, 180, 300, 600, 840)
 # Seconds a challenger waits after a challenge was declined or expired; 0 is off.
 CHALLENGE_COOLDOWN_CHOICES = (0, 30, 60, 120, 300, 600, 1800, 3600)
 DIFFICULTY_CHOICES = ttt.DIFFICULTIES
+VARIANT_CHOICES = ("classic", "ultimate")  # the kinds of board (bot/kinds), by name
 
 
 class SettingError(ValueError):
@@ -149,12 +150,15 @@ class ServerSettings:
     x_emoji: Mark | None = None
     o_emoji: Mark | None = None
     challenge_cooldown: int = 0  # seconds; 0 is off
+    variant: str = "classic"  # /tictactoe's kind of board when the player names none
 
     def __post_init__(self) -> None:
         if not MIN_GAMES_PER_CHANNEL <= self.games_per_channel <= MAX_GAMES_PER_CHANNEL:
             raise SettingError(f"games per channel {self.games_per_channel!r} is out of range")
         if self.difficulty not in DIFFICULTY_CHOICES:
             raise SettingError(f"unknown difficulty {self.difficulty!r}")
+        if self.variant not in VARIANT_CHOICES:
+            raise SettingError(f"unknown variant {self.variant!r}")
         if self.challenge_cooldown not in CHALLENGE_COOLDOWN_CHOICES:
             raise SettingError(f"challenge cooldown {self.challenge_cooldown!r} is not a choice")
         Look(self.turn_timeout)  # checks the timeout

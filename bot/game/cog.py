@@ -17,7 +17,7 @@ from bot.door import InteractionDoor, request_of
 from bot.game.table import Table
 from bot.ops.metrics import Metrics
 from bot.ops.shards import EVENT_SHARD, shard_of
-from bot.ui import DIFFICULTY_CHOICES, release
+from bot.ui import DIFFICULTY_CHOICES, VARIANT_CHOICES, release
 
 if TYPE_CHECKING:
     from bot.app import TicTacToeBot
@@ -62,6 +62,9 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         difficulty=locale_str(
             "How well I play (games against me only); the server's default if left out"
         ),
+        variant=locale_str(
+            "Classic, or Ultimate: nine boards in one; the server's default if left out"
+        ),
     )
     @app_commands.choices(
         play_as=[
@@ -70,6 +73,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             app_commands.Choice(name=locale_str("Random"), value="random"),
         ],
         difficulty=DIFFICULTY_CHOICES,
+        variant=VARIANT_CHOICES,
     )
     async def tictactoe(
         self,
@@ -77,14 +81,15 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         opponent: discord.User | None = None,
         play_as: Literal["X", "O", "random"] = "X",
         difficulty: Literal["easy", "medium", "hard", "impossible"] | None = None,
+        variant: Literal["classic", "ultimate"] | None = None,
     ) -> None:
-        await self.start(interaction, opponent, play_as, difficulty)
+        await self.start(interaction, opponent, play_as, difficulty, variant)
 
     async def challenge_from_menu(
         self, interaction: Interaction, member: discord.Member | discord.User
     ) -> None:
         """The member menu's "Challenge to Tic-Tac-Toe": /tictactoe opponent:member."""
-        await self.start(interaction, member, "X", None)
+        await self.start(interaction, member, "X", None, None)
 
     async def start(
         self,
@@ -92,6 +97,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
         opponent: discord.Member | discord.User | None,
         play_as: str,
         difficulty: str | None,
+        variant: str | None,
     ) -> None:
         EVENT_SHARD.set(shard_of(interaction.guild_id, self.bot.shard_count))
         started = time.perf_counter()
@@ -99,7 +105,7 @@ class TicTacToeCog(commands.Cog, name="TicTacToe"):
             target = None if opponent is None else (opponent.id, opponent.bot)
             request = request_of(interaction)
             await self.table.start(
-                request, InteractionDoor(interaction), target, play_as, difficulty
+                request, InteractionDoor(interaction), target, play_as, difficulty, variant
             )
         finally:
             self.metrics.command_seconds.observe(time.perf_counter() - started)

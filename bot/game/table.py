@@ -145,10 +145,11 @@ class Table:
         opponent: tuple[int, bool] | None,
         play_as: str,
         difficulty: str | None,
-        kind: Kind = CLASSIC,
+        variant: str | None = None,
     ) -> None:
         """A /tictactoe: against the bot (`opponent` None) or a challenge to `opponent`
-        (id, is a bot). `difficulty` None: the server's default level."""
+        (id, is a bot). `difficulty` None: the server's default level; `variant` (a kind's
+        name) None: the server's default kind of board."""
         private = request.forced_private
         if private:
             # Nobody else would see a board or a challenge: offer a game only the player sees.
@@ -168,6 +169,7 @@ class Table:
             self.metrics.start_refusals[refusal.reason].inc()
             await self.refuse(request, door, refusal, refusal.link)
             return
+        kind = self._kind_named.get(variant or settings.variant, CLASSIC)
         mark = play_as if play_as in (ttt.X, ttt.O) else self.rng.choice((ttt.X, ttt.O))
         look = self.usable_look(settings.look)
         state: State

@@ -73,11 +73,11 @@ async def test_slash_command_is_registered_with_its_options(world):
     (command,) = [c for c in puts[0].json if c["name"] == "tictactoe"]
     assert command["description"] == "Play tic-tac-toe against me or a friend"
     options = {option["name"]: option for option in command["options"]}
-    assert set(options) == {"opponent", "play_as", "difficulty"}
+    assert set(options) == {"opponent", "play_as", "difficulty", "variant"}
     assert not any(option.get("required") for option in options.values())
     choices = {
         name: [(c["name"], c["value"]) for c in options[name]["choices"]]
-        for name in ("play_as", "difficulty")
+        for name in ("play_as", "difficulty", "variant")
     }
     assert choices["play_as"] == [
         ("X — you move first", "X"),
@@ -89,6 +89,10 @@ async def test_slash_command_is_registered_with_its_options(world):
         ("Medium — sees two moves ahead", "medium"),
         ("Hard — slips now and then", "hard"),
         ("Impossible — never loses", "impossible"),
+    ]
+    assert choices["variant"] == [
+        ("Classic — one board", "classic"),
+        ("Ultimate — nine boards in one", "ultimate"),
     ]
 
 

@@ -266,7 +266,7 @@ async def test_a_kind_whose_bot_thinks_after_the_answer_moves_by_token():
     kind = ThinkingKind()
     table = make_table(kinds=(kind,), wall_clock=lambda: 1_700_000_100.0)
     door = FakeDoor()
-    await table.start(request(), door, None, "O", "impossible", kind)
+    await table.start(request(), door, None, "O", "impossible", "thinking")
     ((what, card),) = door.answers
     assert what == "post"
     assert shown_game(card).moves == ()  # answered before thinking
