@@ -56,7 +56,7 @@ def games(rng: random.Random):
 
 def buttons(game: UltimateGame, key: str):
     """(custom_id, verb, action or board) of every button its card can carry."""
-    for verb in CONTROLS + (Verb.REVIEW,):
+    for verb in (*CONTROLS, Verb.REVIEW):
         yield codec.control_id(key, verb), verb, None
     if game.picked is not None:
         yield codec.control_id(key, Verb.BACK), Verb.BACK, None
