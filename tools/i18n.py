@@ -1,10 +1,12 @@
-"""Message catalogs of the bot: ``python -m tools.i18n extract|update|compile|check``.
+"""Message catalogs of the bot: ``python -m tools.i18n extract|update|compile|check|fill``.
 
 extract  writes bot/i18n/bot.pot from the translatable strings in bot/**.py.
 update   merges bot.pot into every locale's bot.po, creating missing ones with the locale's
          plural forms (from CLDR, through Babel), then compiles them.
 compile  writes each locale's bot.mo, what the running bot reads, from its bot.po (Babel's
          compiler, without the fuzzy entries: the same .po gives the same bytes).
+fill F   takes translations from the JSON file F (a list of {"id", "plural", "context",
+         "strings": {locale: text or plural forms}}) into the catalogs, then compiles them.
 check    lists every problem (exit 1): a missing catalog, a bot.pot older than the sources, a
          message missing, untranslated or fuzzy, {placeholders} or Discord markup (mentions,
          timestamps, **bold**, emoji) that differ from the English, wrong plural forms, a
@@ -24,6 +26,7 @@ import ast
 import functools
 import gettext
 import io
+import json
 import re
 import string
 import sys
@@ -459,8 +462,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m tools.i18n",
         description="Extract, merge, compile and check the message catalogs.",
     )
-    parser.add_argument("command", choices=("extract", "update", "compile", "check"))
-    command = parser.parse_args(argv).command
+    parser.add_argument("command", choices=("extract", "update", "compile", "check", "fill"))
+    parser.add_argument("file", nargs="?", help="fill: a JSON file of translations")
+    arguments = parser.parse_args(argv)
+    command = arguments.command
     out = sys.stdout
     if command == "extract":
         template = extract_template()
@@ -476,6 +481,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _report(outcome, ("created", "updated", "unchanged"))
     elif command == "compile":
         _report(compile_catalogs(), ("written", "unchanged"))
+    elif command == "fill":
+        if arguments.file is None:
+            parser.error("fill needs a JSON file")
+        entries = json.loads(Path(arguments.file).read_text(encoding="utf-8"))
+        _report(fill_catalogs(entries), ("filled", "unchanged"))
     else:
         problems = check()
         for problem in problems:
@@ -485,6 +495,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         out.write(f"OK: {len(target_locales())} catalogs match the template and the sources\n")
     return 0
+
+
+def fill_catalogs(entries: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """Translations from a JSON list (what a translator or a helper hands in, for messages the
+    catalogs already have after extract and update): each entry's "id" (and "plural" and
+    "context" when it has them) and "strings", per locale a text or a list of plural forms.
+    Each catalog's matching message gets them; then the catalogs are compiled."""
+    outcome: dict[str, str] = {}
+    for code in target_locales():
+        path = i18n.catalog_path(code)
+        catalog = i18n.read_catalog(path)
+        filled = 0
+        for entry in entries:
+            text = entry.get("strings", {}).get(code)
+            if text is None:
+                continue
+            key = entry["id"] if entry.get("plural") is None else (entry["id"], entry["plural"])
+            message = catalog.get(key if isinstance(key, str) else key[0], entry.get("context"))
+            if message is None:
+                raise SystemExit(f"{code}: {entry['id']!r} is not in the catalog: run update first")
+            message.string = tuple(text) if isinstance(text, list) else text
+            message.flags.discard("fuzzy")
+            filled += 1
+        written = write_catalog(path, catalog)
+        outcome[code] = "filled" if written else "unchanged"
+        if filled and written:
+            write_compiled(code)
+    return outcome
 
 
 def _report(outcome: dict[str, str], states: Sequence[str]) -> None:
