@@ -83,6 +83,14 @@ _GAME_STATE = re.compile(
 _GAME_LOOK_STATE = re.compile(_GAME_STATE.pattern + _LOOK)
 _GAME_ID = re.compile(rf"ttt2:(?P<verb>[0-8rykmhv]):(?P<state>{_GAME_STATE.pattern})")
 _GAME_LOOK_ID = re.compile(rf"ttt2:(?P<verb>[0-8rykmhv]):(?P<state>{_GAME_LOOK_STATE.pattern})")
+# A tournament game (`t` and its pairing first): between two people, so no level, and its
+# players in base 62, which leaves room for the pairing beside the longest look.
+_ID62 = r"(?:0|[1-9A-Za-z][0-9A-Za-z]{0,10})"
+_TOURNAMENT_STATE = re.compile(
+    rf"t(?P<pairing>[0-9A-Za-z.]{{1,16}}):(?P<play>m[0-8]{{0,9}}|b[XO-]{{9}})"
+    rf":(?P<x>{_ID62}):(?P<o>{_ID62}):(?P<ending>[xot-]):(?P<locale>{_LOCALE})(?:{_LOOK})?"
+)
+_TOURNAMENT_ID = re.compile(rf"ttt2:(?P<verb>[0-8rykv]):(?P<state>{_TOURNAMENT_STATE.pattern})")
 _CHALLENGE_STATE = re.compile(
     rf"(?P<challenger>{_ID}):(?P<opponent>{_ID}):(?P<mark>[XO]):(?P<locale>{_LOCALE})"
 )
@@ -163,6 +171,11 @@ def state_key(state: ClassicState) -> str:
         play = "b" + "".join(_CELL_CODES[cell] for row in state.board for cell in row)
     else:
         play = "m" + "".join(map(_MOVE_CODES.__getitem__, state.moves))
+    if state.pairing is not None:
+        ending = "-" if state.ending is None else state.ending.value
+        players = f"{_base62(state.x_player)}:{_base62(state.o_player)}"
+        key = f"t{state.pairing}:{play}:{players}:{ending}:{state.locale}"
+        return key if look is DEFAULT_LOOK else key + look_suffix(look)
     level = "-" if state.difficulty is None else _LEVEL_CODES[state.difficulty]
     ending = "-" if state.ending is None else state.ending.value
     key = f"{play}:{state.x_player}:{state.o_player}:{level}:{ending}:{state.locale}"
@@ -218,6 +231,10 @@ def decode(custom_id: str) -> Click:
     if len(custom_id) > MAX_CUSTOM_ID_LENGTH:
         raise CodecError("custom_id is too long")
     try:
+        if custom_id.startswith("t", 7):  # after `ttt2:` and a verb: a tournament game
+            if match := _TOURNAMENT_ID.fullmatch(custom_id):
+                return _click(match["verb"], _tournament_game(match), match["state"])
+            raise CodecError(f"not a tic-tac-toe button: {custom_id!r}")
         # A look adds three parts: ids with 8 colons or more carry one (a game's have 10, a
         # challenge's 8; without a look 7 and 5; the oldest 6 and 4), so each id is matched
         # against the patterns it can fit only.
@@ -245,6 +262,8 @@ def decode(custom_id: str) -> Click:
 def decode_state(key: str) -> ClassicState:
     """The state behind a key that memory holds (see state_key)."""
     try:
+        if match := _TOURNAMENT_STATE.fullmatch(key):
+            return _tournament_game(match)
         if match := _GAME_STATE.fullmatch(key):
             return _game(match, DEFAULT_LOOK)
         if match := _GAME_LOOK_STATE.fullmatch(key):
@@ -282,6 +301,25 @@ def _game(match: re.Match[str], look: Look) -> Game:
         moves = tuple(map(int, play[1:]))
         return Game.from_moves(*players, difficulty, moves, _ENDINGS[ending], locale, look)
     return Game(*players, difficulty, _board(play[1:]), None, _ENDINGS[ending], locale, look)
+
+
+def _tournament_game(match: re.Match[str]) -> Game:
+    """The game in a match of _TOURNAMENT_STATE (or of an id, which contains one)."""
+    play, ending, locale = match.group("play", "ending", "locale")
+    look = DEFAULT_LOOK if match["timeout"] is None else _look(match)
+    players = _from_base62(match["x"]), _from_base62(match["o"])
+    pairing = match["pairing"]
+    if play[0] == "m":
+        moves = tuple(map(int, play[1:]))
+        return Game.from_moves(*players, None, moves, _ENDINGS[ending], locale, look, pairing)
+    return Game(*players, None, _board(play[1:]), None, _ENDINGS[ending], locale, look, pairing)
+
+
+def _from_base62(digits: str) -> int:
+    value = 0
+    for character in digits:
+        value = value * 62 + _BASE62.index(character)
+    return value
 
 
 def _challenge_of(match: re.Match[str], look: Look) -> Challenge:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -54,6 +55,18 @@ LINE_CELLS: tuple[tuple[int, int, int], ...] = tuple(
 )
 
 
+# A tournament game's pairing as its buttons carry it: short, and no separator of a custom_id.
+PAIRING = re.compile(r"[0-9A-Za-z.]{1,16}")
+
+
+def check_pairing(pairing: str, difficulty: str | None) -> None:
+    """GameError unless a game may carry this pairing: a tournament game is between people."""
+    if not PAIRING.fullmatch(pairing):
+        raise GameError(f"not a pairing: {pairing!r}")
+    if difficulty is not None:
+        raise GameError("a tournament game is between two people")
+
+
 @dataclass(frozen=True, slots=True)
 class Game:
     """One game: who plays which mark, the moves, and how it ended if not on the board.
@@ -72,6 +85,8 @@ class Game:
     ending: Ending | None = None
     locale: str = SOURCE_LOCALE
     look: Look = DEFAULT_LOOK
+    # The tournament game this is (bot/tournaments names it), or None for any other game.
+    pairing: str | None = None
     # What the board implies, shared by every game in the same position (see _Position).
     _position: _Position = field(init=False, repr=False, compare=False)
     # Resigned, expired, or ended on the board: a click asks several times.
@@ -87,6 +102,8 @@ class Game:
             raise GameError("a difficulty is set exactly when the bot plays")
         if self.difficulty is not None and self.difficulty not in ttt.DIFFICULTIES:
             raise GameError(f"unknown difficulty {self.difficulty!r}")
+        if self.pairing is not None:
+            check_pairing(self.pairing, self.difficulty)
         if self.moves is not None:
             # A move list that plays out is legal by construction: it only has to match.
             position = _position_of_moves(self.moves)
@@ -123,9 +140,10 @@ class Game:
         ending: Ending | None = None,
         locale: str = SOURCE_LOCALE,
         look: Look = DEFAULT_LOOK,
+        pairing: str | None = None,
     ) -> Game:
         board = _position_of_moves(moves).board
-        return cls(x_player, o_player, difficulty, board, moves, ending, locale, look)
+        return cls(x_player, o_player, difficulty, board, moves, ending, locale, look, pairing)
 
     @property
     def vs_ai(self) -> bool:
@@ -198,6 +216,7 @@ class Game:
                 None,
                 self.locale,
                 self.look,
+                self.pairing,
             )
             return played if ai_rng is None else played.with_ai_reply(ai_rng)
         moves = (*self.moves, cell_index(action))
@@ -215,6 +234,7 @@ class Game:
             None,
             self.locale,
             self.look,
+            self.pairing,
         )
 
     def with_ai_reply(self, rng: random.Random) -> Game:

@@ -237,6 +237,8 @@ def _on_finished(
     verb = seen.click.verb
     if verb not in (Verb.REMATCH, Verb.REVIEW):
         return Refuse(Refusal.GAME_OVER, game)
+    if verb is Verb.REMATCH and game.pairing is not None:  # a tournament pairs its games
+        return Refuse(Refusal.INVALID, game)
     if game.mark_of(user_id) is None:
         return Refuse(Refusal.NOT_PLAYER, game)
     if verb is Verb.REVIEW:
@@ -285,6 +287,8 @@ def _on_game(
     live: Live | None, click: Click, user_id: int, game: AnyGame, rng: random.Random
 ) -> Decision:
     if click.verb in (Verb.REMATCH, Verb.REVIEW, Verb.ACCEPT, Verb.DECLINE):
+        return Refuse(Refusal.INVALID, game)
+    if click.verb is Verb.HINT and game.pairing is not None:  # no help in a tournament
         return Refuse(Refusal.INVALID, game)
     if click.verb in (Verb.PICK, Verb.BACK) and not isinstance(game, UltimateGame):
         return Refuse(Refusal.INVALID, game)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
-from bot.core.game import AI, MAX_SNOWFLAKE, Ending, GameError
+from bot.core.game import AI, MAX_SNOWFLAKE, Ending, GameError, check_pairing
 from bot.core.server import DEFAULT_LOOK, Look
 from bot.i18n import SOURCE_LOCALE
 from tictactoe import ultimate
@@ -39,6 +39,8 @@ class UltimateGame:
     locale: str = SOURCE_LOCALE
     look: Look = DEFAULT_LOOK
     picked: int | None = None
+    # The tournament game this is (bot/tournaments names it), or None for any other game.
+    pairing: str | None = None
     # 9 * board + cell in the order played; None when unknown. Not part of the game's identity:
     # two games in the same position with the same players are the same board.
     moves: tuple[int, ...] | None = field(default=None, compare=False)
@@ -54,6 +56,8 @@ class UltimateGame:
             raise GameError("a difficulty is set exactly when the bot plays")
         if self.difficulty is not None and self.difficulty not in DIFFICULTIES:
             raise GameError(f"unknown difficulty {self.difficulty!r}")
+        if self.pairing is not None:
+            check_pairing(self.pairing, self.difficulty)
         over_on_board = ultimate.terminal(self.position)
         if self.ending is not None and over_on_board:
             raise GameError("a game that ended on the board cannot also be resigned or expired")

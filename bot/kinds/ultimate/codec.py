@@ -3,11 +3,12 @@
 Every button carries the whole state of its message, as the classic board's do (at most 100
 characters for any look):
 
-    ut1:<verb>:<position><picked>:<x>:<o>:<level>:<ending>:<locale>[<look>]   a board's buttons
+    ut1:<verb>:[t<pairing>:]<position><picked>:<x>:<o>:<level>:<ending>:<locale>[<look>]   a board's
     ut1:<verb>:c:<challenger>:<opponent>:<mark>:<locale>[<look>]              a challenge's
 
-<position> is packing.pack's 24 characters (the 81 cells and the last move); <picked> the small
-board the picker opened (0-8) or `-`. Players are user ids in base 62 (the bot is 0), so two
+A tournament game's pairing comes first (its look then has no emoji: there is no room for
+both). <position> is packing.pack's 24 characters (the 81 cells and the last move); <picked>
+the small board the picker opened (0-8) or `-`. Players are user ids in base 62 (the bot is 0), so two
 20-digit ids, a position, the longest locale and the longest look fit. <level> and <ending> and
 <look> are written as on the classic board (bot/core/codec.py). <verb> is a cell of the board the
 grid shows (0-8), `p` and a small board (the picker), `b` (back to the picker), or a control:
@@ -37,6 +38,7 @@ _LEVEL_CODES = {level: code for code, level in _LEVELS.items()}
 _ENDINGS = {"-": None, **{ending.value: ending for ending in Ending}}
 _ID = r"(?:0|[1-9A-Za-z][0-9A-Za-z]{0,10})"  # base 62, no leading zero
 _GAME = (
+    r"(?:t(?P<pairing>[0-9A-Za-z.]{1,16}):)?"
     rf"(?P<position>[0-9A-Za-z]{{22}}(?:--|[0-8][0-9]))(?P<picked>[0-8-])"
     rf":(?P<x>{_ID}):(?P<o>{_ID}):(?P<level>[emhi-]):(?P<ending>[xot-])"
     rf":(?P<locale>{codec.LOCALE_PATTERN})(?:{codec.LOOK_PATTERN})?"
@@ -65,8 +67,14 @@ def key(state: UltimateState) -> str:
     picked = "-" if state.picked is None else str(state.picked)
     level = "-" if state.difficulty is None else _LEVEL_CODES[state.difficulty]
     ending = "-" if state.ending is None else state.ending.value
+    pairing = ""
+    if state.pairing is not None:
+        # A tournament board shows letters: its pairing takes the room of the marks' emoji.
+        if look.x is not None or look.o is not None:
+            raise CodecError("a tournament board carries no emoji marks")
+        pairing = f"t{state.pairing}:"
     return (
-        f"{pack(state.position)}{picked}:{codec.base62(state.x_player)}"
+        f"{pairing}{pack(state.position)}{picked}:{codec.base62(state.x_player)}"
         f":{codec.base62(state.o_player)}:{level}:{ending}:{state.locale}{suffix}"
     )
 
@@ -142,6 +150,7 @@ def _game(match: re.Match[str]) -> UltimateGame:
         codec.locale_of(match["locale"]),
         _look(match),
         None if picked == "-" else int(picked),
+        match["pairing"],
     )
 
 
