@@ -6,13 +6,13 @@ characters for any look):
     ut1:<verb>:[t<pairing>:]<position><picked>:<x>:<o>:<level>:<ending>:<locale>[<look>]   a board's
     ut1:<verb>:c:<challenger>:<opponent>:<mark>:<locale>[<look>]              a challenge's
 
-A tournament game's pairing comes first (its look then has no emoji: there is no room for
-both). <position> is packing.pack's 24 characters (the 81 cells and the last move); <picked>
-the small board the picker opened (0-8) or `-`. Players are user ids in base 62 (the bot is
-0), so two 20-digit ids, a position, the longest locale and the longest look fit. <level> and <ending> and
-<look> are written as on the classic board (bot/core/codec.py). <verb> is a cell of the board the
-grid shows (0-8), `p` and a small board (the picker), `b` (back to the picker), or a control:
-r, y, k, h, m, v; a or d on a challenge.
+A tournament game's pairing comes first (its look then has no emoji: there is no room for both).
+<position> is packing.pack's 24 characters (the 81 cells and the last move); <picked> the small
+board the picker opened (0-8) or `-`. Players are user ids in base 62 (the bot is 0), so two
+20-digit ids, a position, the longest locale and the longest look fit. <level> and <ending> and
+<look> are written as on the classic board (bot/core/codec.py). <verb> is a cell of the board
+the grid shows (0-8), `p` and a small board (the picker), `b` (back to the picker), or a
+control: r, y, k, h, m, v; a or d on a challenge.
 
 The order of the moves is not carried (it does not fit): a decoded game's `moves` is None.
 """
