@@ -102,6 +102,13 @@ class Editor(Protocol):
     async def custom_ids(self, token: str, message_id: int) -> list[str]:
         """The message's custom_ids as Discord has it now."""
 
+    async def post_in_channel(self, channel_id: int, card: Card) -> int:
+        """Post a card the bot starts itself (no interaction: a tournament's board), pinging
+        its `pings`; the message's id."""
+
+    async def edit_in_channel(self, channel_id: int, message_id: int, card: Card) -> None:
+        """Edit the bot's own message with the bot's token: a board no click has reached."""
+
 
 class Landed(Enum):
     """What a failed request to Discord did, as far as we can know."""
@@ -239,3 +246,12 @@ class TokenEditor:
     async def custom_ids(self, token: str, message_id: int) -> list[str]:
         shown = await self._webhook(token).fetch_message(message_id)
         return list(custom_ids(shown.components))
+
+    async def post_in_channel(self, channel_id: int, card: Card) -> int:
+        channel = self.client.get_partial_messageable(channel_id)
+        message = await channel.send(allowed_mentions=pings_only(card.pings), **new_card(card))
+        return message.id
+
+    async def edit_in_channel(self, channel_id: int, message_id: int, card: Card) -> None:
+        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        await message.edit(**card_edit(card))

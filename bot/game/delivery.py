@@ -52,9 +52,14 @@ class Delivery:
                 self._on_unsure()
         return True
 
-    async def edit_by_token(self, live: Live, card: Card) -> None:
+    async def edit_by_token(self, live: Live, card: Card, channel_id: int | None = None) -> None:
+        """Edit the board by its last interaction's token; a board no click has reached (one
+        the bot posted itself) with the bot's own token, in `channel_id`."""
         assert live.message_id is not None
-        assert live.token is not None
+        if live.token is None:
+            assert channel_id is not None, "a board without a token is the bot's own post"
+            await self.editor.edit_in_channel(channel_id, live.message_id, card)
+            return
         await self.editor.edit(live.token, live.message_id, card)
 
     async def shown_custom_id(self, live: Live) -> str:

@@ -12,7 +12,7 @@ import discord
 from bot.core import codec
 from bot.core.finished import describe
 from bot.core.game import AnyGame, Challenge
-from bot.core.live import GameStore, Live, Seat
+from bot.core.live import GameStore, Live, Seat, is_private
 from bot.game.delivery import Delivery
 from bot.kinds import Kind
 from bot.ops.shards import EVENT_SHARD
@@ -90,12 +90,12 @@ class Expiry:
         EVENT_SHARD.set(self._shard_of(live.guild_id))
         if live.challenger:
             self._challenge_closed(live.guild_id, live.challenger)
-        if live.token is None:
-            return
+        if live.token is None and (live.message_id is None or is_private(seat)):
+            return  # still being posted (the poster sees it lapse), or not the bot's post
         kind = self._kind_named(live.kind)
         try:
             state = kind.decode_key(live.key)
-            if live.unsure_of is not None:
+            if live.unsure_of is not None and live.token is not None:
                 # The last edit's fate is unknown: redraw only what the message really shows.
                 state = kind.decode(await self.delivery.shown_custom_id(live)).state
             # Discord's clock, as every other end time (a snowflake's); a simulated one in tests.
@@ -106,7 +106,8 @@ class Expiry:
                 self._announce(live.message_id, state, now, live, kind)
                 return
             try:
-                await self.delivery.edit_by_token(live, kind.render_expired(state, self._bot_id()))
+                card = kind.render_expired(state, self._bot_id())
+                await self.delivery.edit_by_token(live, card, channel_id=seat[0])
             finally:
                 # The time is up whether or not the board could be redrawn.
                 if not isinstance(state, Challenge) and live.message_id is not None:

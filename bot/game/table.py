@@ -212,6 +212,92 @@ class Table:
         if not isinstance(state, Challenge) and kind.bot_to_move(state):
             self._later(self._bot_moves(seat, posted, kind, state))
 
+    # ------------------------------------------------------------------ boards the bot posts
+
+    async def post_board(
+        self, kind_name: str, game: AnyGame, channel_id: int, guild_id: int
+    ) -> int:
+        """Post `game`'s board in `channel_id` (a tournament's thread) and hold its seat there:
+        no interaction asked for it, so the bot posts it with its own token, and edits it so
+        until a click brings an interaction's. Its message's id. SeatTaken when these players
+        have a board on there already."""
+        kind = self._kind_named[kind_name]
+        seat = seat_of(channel_id, game.players)
+        idle = idle_seconds(game, self.turn_timeout)
+        claim = self._posted_entry(kind, game, None, guild_id, self.clock() + idle)
+        if not self.store.compare_and_set(seat, None, claim):
+            raise SeatTaken(f"players {game.players} have a board on in {channel_id}")
+        card = kind.render(game, self.bot_id, math.ceil(self._wall_clock() + idle))
+        try:
+            message_id = await self.delivery.editor.post_in_channel(channel_id, card)
+        except BaseException:
+            self.store.compare_and_set(seat, claim, None)
+            raise
+        self.store.compare_and_set(seat, claim, claim._replace(message_id=message_id))
+        self.expiry.schedule()
+        return message_id
+
+    def watch_board(
+        self,
+        kind_name: str,
+        custom_id: str,
+        message_id: int,
+        channel_id: int,
+        guild_id: int,
+        changed_at: float,
+    ) -> bool:
+        """Hold in memory a board the bot posted before a restart, as Discord shows it now (one
+        of its custom_ids, and when it last changed, unix seconds), so that it lapses on time
+        even if nobody clicks it again. False when it is over, or its seat is taken."""
+        kind = self._kind_named[kind_name]
+        state = kind.decode(custom_id).state
+        if isinstance(state, Challenge) or state.is_over:
+            return False
+        idle = idle_seconds(state, self.turn_timeout)
+        deadline = self.clock() + max(0.0, changed_at + idle - self._wall_clock())
+        entry = self._posted_entry(kind, state, message_id, guild_id, deadline)
+        if not self.store.compare_and_set(seat_of(channel_id, state.players), None, entry):
+            return False
+        self.expiry.schedule()
+        return True
+
+    async def withdraw(self, channel_id: int, players: tuple[int, int], user_id: int) -> bool:
+        """`user_id` leaves (a tournament's withdrawal): their game on in `channel_id` with
+        `players` is lost by resignation, shown and announced. False when memory holds no such
+        game (already over, or not seen since a restart)."""
+        seat = seat_of(channel_id, players)
+        live = self.store.get(seat)
+        if live is None or live.message_id is None or live.challenger:
+            return False
+        kind = self._kind_named[live.kind]
+        state = kind.decode_key(live.key)
+        if isinstance(state, Challenge) or state.mark_of(user_id) is None or state.is_over:
+            return False
+        new = state.resign(user_id)
+        if not self.store.compare_and_set(seat, live, None):
+            return False
+        try:
+            await self.delivery.edit_by_token(
+                live, kind.render(new, self.bot_id, None), channel_id=channel_id
+            )
+        finally:
+            self.announce(live.message_id, new, self._wall_clock(), live, kind)
+            self.retire_question(live, new)
+        return True
+
+    def _posted_entry(
+        self, kind: Kind, game: AnyGame, message_id: int | None, guild_id: int, deadline: float
+    ) -> Live:
+        return Live(
+            message_id=message_id,
+            key=kind.key(game),
+            unsure_of=None,
+            token=None,
+            deadline=deadline,
+            guild_id=guild_id,
+            kind=kind.name,
+        )
+
     # ------------------------------------------------------------------ a click
 
     async def click(self, request: Request, door: Door, custom_id: str) -> None:
@@ -682,6 +768,10 @@ class Table:
             if live is not None and live.key == click.key:
                 return seat_of(scope, players)
         return seat_of(request.channel_id, players)
+
+
+class SeatTaken(Exception):
+    """The players of a board to post have one on in that channel already."""
 
 
 def jump_url(guild_id: int | None, channel: int, message_id: int | None) -> str:

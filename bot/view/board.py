@@ -61,6 +61,8 @@ def render_game(
         _game_status(game, bot_id, deadline, retired, marks, _),
         _cells(game, key),
         _controls(game, key, retired, _),
+        # A board the bot posts itself (a tournament's) calls its two players to it.
+        pings=() if game.pairing is None else game.players,
     )
 
 
@@ -214,7 +216,7 @@ def _controls(game: Game, key: str, retired: bool, _: Translate) -> tuple[Button
         # A retired board has had its rematch; a board from before move lists were kept
         # cannot be reviewed.
         buttons = []
-        if not retired:
+        if not retired and game.pairing is None:  # a tournament pairs its own games
             rematch_id = codec.id_of(Verb.REMATCH, key)
             buttons.append(ButtonSpec(rematch_id, Style.PRIMARY, _("Rematch"), "🔁"))
         if game.moves is not None:

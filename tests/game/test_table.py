@@ -59,6 +59,8 @@ class FakeEditor:
     def __init__(self) -> None:
         self.edits: list[tuple[str, int, Card]] = []
         self.texts: list[tuple[str, int, str]] = []
+        self.posts: list[tuple[int, Card]] = []
+        self.channel_edits: list[tuple[int, int, Card]] = []
 
     async def edit(self, token, message_id, card):
         self.edits.append((token, message_id, card))
@@ -68,6 +70,13 @@ class FakeEditor:
 
     async def custom_ids(self, token, message_id):
         raise AssertionError("no edit of unknown fate here")
+
+    async def post_in_channel(self, channel_id, card):
+        self.posts.append((channel_id, card))
+        return 9000 + len(self.posts)
+
+    async def edit_in_channel(self, channel_id, message_id, card):
+        self.channel_edits.append((channel_id, message_id, card))
 
 
 class Clock:

@@ -1,0 +1,115 @@
+"""Boards the bot posts itself (a tournament's games): posted into a channel with the bot's own
+token, played by clicks like any board, lapsing on time even when nobody ever clicks them (and
+after a restart, once watched again), and lost by a player who withdraws."""
+
+import dataclasses
+
+import pytest
+
+from bot.core import codec
+from bot.core.finished import Finish
+from bot.core.game import Ending, Game
+from bot.core.live import seat_of
+from bot.game.table import SeatTaken
+from tests.game.test_table import (
+    ALICE,
+    BOB,
+    GUILD,
+    TIMEOUT,
+    FakeDoor,
+    editor_of,
+    ids_of,
+    make_table,
+    request,
+)
+
+THREAD = 777
+
+
+def tournament_game(pairing="a.1.1") -> Game:
+    return Game(ALICE, BOB, moves=(), pairing=pairing)
+
+
+async def test_a_posted_board_is_played_by_clicks_like_any_board():
+    table = make_table()
+    message_id = await table.post_board("classic", tournament_game(), THREAD, GUILD)
+    ((channel, card),) = editor_of(table).posts
+    assert channel == THREAD
+    assert set(card.pings) >= {ALICE, BOB}
+    assert not any(b.custom_id.startswith("ttt2:h:") for b in card.controls)  # no Hint
+    live = table.store.get(seat_of(THREAD, (ALICE, BOB)))
+    assert live is not None
+    assert live.message_id == message_id
+    assert live.token is None
+    cell = codec.cell_ids(live.key)[4]
+    answers = await click_in_thread(table, ALICE, card, message_id, cell)
+    assert [what for what, _ in answers] == ["update"]
+    live = table.store.get(seat_of(THREAD, (ALICE, BOB)))
+    assert live is not None
+    assert live.token == "tok2"  # from now on the click's token edits it
+
+
+async def click_in_thread(table, user, card, message_id, custom_id):
+    door = FakeDoor()
+    clicked = request(user, message=(message_id, ids_of(card)), custom_id=custom_id, token="tok2")
+    clicked = dataclasses.replace(clicked, channel_id=THREAD)
+    await table.click(clicked, door, custom_id)
+    return door.answers
+
+
+async def test_a_posted_board_nobody_clicks_lapses_and_is_announced():
+    table = make_table()
+    message_id = await table.post_board("classic", tournament_game("b.2.3"), THREAD, GUILD)
+    table.clock.now += TIMEOUT + 1
+    assert await table.expire_lapsed() == 1
+    ((channel, edited, card),) = editor_of(table).channel_edits
+    assert (channel, edited) == (THREAD, message_id)
+    assert card.cells is not None
+    (finished,) = heard(table)
+    assert finished.game_id == message_id
+    assert finished.game.ending is Ending.EXPIRED
+    assert finished.game.pairing == "b.2.3"
+    assert Finish.of(finished.game) is Finish.EXPIRED
+
+
+async def test_a_board_watched_again_after_a_restart_lapses_on_its_own_clock():
+    table = make_table(wall_clock=lambda: 1_700_000_000.0)
+    game = tournament_game().play((1, 1))
+    custom_id = codec.cell_ids(codec.state_key(game))[0]
+    changed_at = 1_700_000_000.0 - TIMEOUT + 30  # 30 seconds left
+    assert table.watch_board("classic", custom_id, 4242, THREAD, GUILD, changed_at)
+    assert not table.watch_board("classic", custom_id, 4242, THREAD, GUILD, changed_at)  # held
+    table.clock.now += 29
+    assert await table.expire_lapsed() == 0
+    table.clock.now += 2
+    assert await table.expire_lapsed() == 1
+    (finished,) = heard(table)
+    assert finished.game.winner_mark is None  # O ran out of time: expired_winner says who
+    assert finished.game.ending is Ending.EXPIRED
+
+
+async def test_a_withdrawal_loses_the_running_game():
+    table = make_table()
+    message_id = await table.post_board("classic", tournament_game(), THREAD, GUILD)
+    assert await table.withdraw(THREAD, (ALICE, BOB), BOB)
+    ((_, edited, card),) = editor_of(table).channel_edits
+    assert edited == message_id
+    assert "resigned" in card.text
+    (finished,) = heard(table)
+    assert finished.game.ending is Ending.O_RESIGNED
+    assert finished.game.winner_id == ALICE
+    assert not table.store
+    assert not await table.withdraw(THREAD, (ALICE, BOB), BOB)  # nothing on any more
+
+
+async def test_a_second_board_for_the_same_players_in_the_thread_is_refused():
+    table = make_table()
+    await table.post_board("classic", tournament_game(), THREAD, GUILD)
+    with pytest.raises(SeatTaken):
+        await table.post_board("classic", tournament_game("a.2.1"), THREAD, GUILD)
+    assert len(editor_of(table).posts) == 1
+
+
+def heard(table) -> list:
+    """What the records would hear (make_table keeps it)."""
+    return table.finished
