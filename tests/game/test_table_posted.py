@@ -60,7 +60,7 @@ async def click_in_thread(table, user, card, message_id, custom_id):
 async def test_a_posted_board_nobody_clicks_lapses_and_is_announced():
     table = make_table()
     message_id = await table.post_board("classic", tournament_game("b.2.3"), THREAD, GUILD)
-    table.clock.now += TIMEOUT + 1
+    advance(table, TIMEOUT + 1)
     assert await table.expire_lapsed() == 1
     ((channel, edited, card),) = editor_of(table).channel_edits
     assert (channel, edited) == (THREAD, message_id)
@@ -79,9 +79,9 @@ async def test_a_board_watched_again_after_a_restart_lapses_on_its_own_clock():
     changed_at = 1_700_000_000.0 - TIMEOUT + 30  # 30 seconds left
     assert table.watch_board("classic", custom_id, 4242, THREAD, GUILD, changed_at)
     assert not table.watch_board("classic", custom_id, 4242, THREAD, GUILD, changed_at)  # held
-    table.clock.now += 29
+    advance(table, 29)
     assert await table.expire_lapsed() == 0
-    table.clock.now += 2
+    advance(table, 2)
     assert await table.expire_lapsed() == 1
     (finished,) = heard(table)
     assert finished.game.winner_mark is None  # O ran out of time: expired_winner says who
@@ -113,3 +113,7 @@ async def test_a_second_board_for_the_same_players_in_the_thread_is_refused():
 def heard(table) -> list:
     """What the records would hear (make_table keeps it)."""
     return table.finished
+
+
+def advance(table, seconds: float) -> None:
+    table.clock.now += seconds
