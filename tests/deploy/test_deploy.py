@@ -75,7 +75,9 @@ def readme_instances() -> dict[str, str]:
     systemd_escape = tool_or_skip("systemd-escape")
     path = f"{Path(systemd_escape).parent}:{os.environ.get('PATH', '')}"
     instances = {}
-    for match in README_INSTANCE.finditer(README.read_text()):
+    # The README's Deploy section and the several processes' recipes in docs/operations.md.
+    text = README.read_text() + (REPO / "docs" / "operations.md").read_text()
+    for match in README_INSTANCE.finditer(text):
         word = subprocess.run(
             ["sh", "-c", f"printf %s {match[0]}"],
             env={"PATH": path},
