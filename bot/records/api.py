@@ -22,11 +22,13 @@ from bot.core.finished import (
 from bot.core.game import DELETED_PLAYER, Game
 from bot.core.rating import Rating
 from bot.core.server import ServerSettings
+from bot.core.ultimate_game import ULTIMATE, UltimateGame
 
 # Discord wants an answer within 3 seconds of the interaction: a read of the records for one
 # (/stats, /leaderboard, a puzzle rating) waits this long at most; the rest is the network's.
 READ_TIMEOUT_SECONDS = 2.0
 CLASSIC = "classic"  # the kind of every game recorded before there were kinds
+VARIANTS = (ULTIMATE,)  # the other kinds, each with ratings and tallies of its own
 
 RowT = TypeVar("RowT")
 
@@ -44,8 +46,11 @@ class GameRecord:
     x_player: int | None  # bot.core.game.AI for the bot
     o_player: int | None
     level: str | None  # the bot's difficulty, when the bot played
-    moves: tuple[int, ...] | None  # cells 0-8 in order; None for boards without a move list
-    board: str  # the final board, 9 characters row by row: "X", "O" or "-"
+    # In order; None when unknown. Classic: cells 0-8; ultimate: 9 * board + cell, 0-80.
+    moves: tuple[int, ...] | None
+    # The final board, "X", "O" or "-" a cell: classic, 9 row by row; ultimate, 81 (index
+    # 9 * board + cell).
+    board: str
     winner: str | None  # "X", "O", or None for a draw (or a game that counts for nobody)
     finish: Finish
     counted: bool  # False for a game abandoned before both sides moved: kept, not counted
@@ -67,11 +72,21 @@ class GameRecord:
         - A game abandoned (resigned or expired) before both sides moved is kept but counts for
           nobody: `counted` is False and `winner` None. No tally, streak or rating sees it.
         - It started when its board was posted: the time in the board message's snowflake.
+
+        The same for an ultimate game (its `kind` ULTIMATE), with three small boards in a line
+        for three in a row and every small board closed for a full board.
         """
         game = finished.game
         if not game.is_over:
             raise ValueError("only a finished game is recorded")
-        flat = (*game.board[0], *game.board[1], *game.board[2])
+        if isinstance(game, UltimateGame):
+            if finished.kind != ULTIMATE:
+                raise ValueError(f"an ultimate game announced as {finished.kind!r}")
+            flat: tuple[str | None, ...] = game.cells
+        elif finished.kind == CLASSIC:
+            flat = (*game.board[0], *game.board[1], *game.board[2])
+        else:
+            raise ValueError(f"a classic game announced as {finished.kind!r}")
         finish = Finish.of(game)
         counted = counts(game)
         winner = winner_of(game, finish) if counted else None
@@ -131,6 +146,25 @@ class PlayerStats:
     rank: int | None = None  # by rating, among the rated players of the server (or everyone)
     recent: tuple[GameRecord, ...] = ()  # newest first
     puzzles: PuzzleStats | None = None  # None before their first rated puzzle
+    variants: tuple[VariantStats, ...] = ()  # the other kinds they played, in VARIANTS' order
+
+
+@dataclass(frozen=True, slots=True)
+class VariantStats:
+    """A player's numbers in a kind of game other than classic (ultimate): its own tallies,
+    streaks and rating, as PlayerStats has for classic."""
+
+    kind: str
+    vs_bot: dict[str, Tally] = field(default_factory=dict)
+    vs_people: Tally = Tally()
+    current_streak: int = 0
+    best_streak: int = 0
+    rating: Rating | None = None
+    rank: int | None = None  # by this kind's rating, in the server (or everyone)
+
+    @property
+    def games(self) -> int:
+        return self.vs_people.games + sum(tally.games for tally in self.vs_bot.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,8 +287,11 @@ class Records(Protocol):
         everyone)."""
         ...
 
-    async def rating_board(self, guild_id: int | None, page: int, per_page: int) -> Page[RatingRow]:
-        """Players who played in `guild_id` (None: everywhere), best rating first."""
+    async def rating_board(
+        self, guild_id: int | None, page: int, per_page: int, kind: str = CLASSIC
+    ) -> Page[RatingRow]:
+        """Players who played `kind` in `guild_id` (None: everywhere), best rating in that kind
+        first."""
         ...
 
     async def bot_board(self, guild_id: int | None, page: int, per_page: int) -> Page[BotRow]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import discord
 from discord import app_commands
@@ -23,6 +23,7 @@ from bot.core.finished import FinishedGame
 from bot.records import buttons
 from bot.records import view as records_render
 from bot.records.api import (
+    CLASSIC,
     READ_TIMEOUT_SECONDS,
     GameRecord,
     GameWriter,
@@ -30,8 +31,8 @@ from bot.records.api import (
     Records,
     RecordsError,
 )
-from bot.records.view import PER_PAGE, PUZZLES, RATINGS, VS_BOT
-from bot.ui import Answered, apologise, card_view, tell, update_message
+from bot.records.view import KIND_OF_TABLE, PER_PAGE, PUZZLES, RATING_TABLES, VS_BOT
+from bot.ui import VARIANT_CHOICES, Answered, apologise, card_view, tell, update_message
 from bot.view.cards import Card
 from bot.view.teaching import render_review
 from bot.view.words import command_mention
@@ -127,11 +128,18 @@ class RecordsCog(commands.Cog, name="Records"):
         name="leaderboard", description=locale_str("The best tic-tac-toe players here")
     )
     @app_commands.describe(
-        public=locale_str("Show the answer to everyone here (only you see it otherwise)")
+        public=locale_str("Show the answer to everyone here (only you see it otherwise)"),
+        variant=locale_str("Which game's ratings: Classic (if left out) or Ultimate"),
     )
-    async def leaderboard(self, interaction: Interaction, public: bool = False) -> None:
+    @app_commands.choices(variant=VARIANT_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: Interaction,
+        public: bool = False,
+        variant: Literal["classic", "ultimate"] = "classic",
+    ) -> None:
         try:
-            card = await self._board(interaction, RATINGS, 0)
+            card = await self._board(interaction, RATING_TABLES[variant], 0)
         except Unavailable:
             return  # answered, and logged once
         await interaction.response.send_message(
@@ -152,10 +160,13 @@ class RecordsCog(commands.Cog, name="Records"):
                 interaction, self.records.puzzle_board(guild_id, page, PER_PAGE)
             )
             return records_render.render_puzzle_board(solvers, locale, in_server=in_server)
-        ratings = await self._read(interaction, self.records.rating_board(guild_id, page, PER_PAGE))
+        kind = KIND_OF_TABLE.get(table, CLASSIC)
+        ratings = await self._read(
+            interaction, self.records.rating_board(guild_id, page, PER_PAGE, kind)
+        )
         command = command_mention(self.bot.command_ids.get("tictactoe"))
         return records_render.render_rating_board(
-            ratings, locale, in_server=in_server, command=command
+            ratings, locale, in_server=in_server, command=command, kind=kind
         )
 
     # ------------------------------------------------------------------ /forget-me
@@ -225,6 +236,9 @@ class RecordsCog(commands.Cog, name="Records"):
             return
         if interaction.user.id not in (record.x_player, record.o_player):
             await tell(interaction, records_render.render_not_your_game(locale))
+            return
+        if record.kind != CLASSIC:  # no such button is shown: an old or forged one
+            await tell(interaction, records_render.render_no_review(locale))
             return
         assert self.bot.user is not None
         game = record.to_game()

@@ -13,8 +13,10 @@ from typing import Any
 
 import tictactoe as ttt
 from bot.core.game import AI
+from bot.core.ultimate_game import ULTIMATE
 from bot.i18n import babel_locale, normalize, translations
 from bot.records.api import (
+    CLASSIC,
     BotRow,
     Finish,
     GameRecord,
@@ -24,6 +26,7 @@ from bot.records.api import (
     Rating,
     RatingRow,
     Tally,
+    VariantStats,
 )
 from bot.records.buttons import KEEP_ID, forget_id, page_id, review_id
 from bot.view.board import ACCENT_NEUTRAL, ACCENT_OF_MARK, ACCENT_WIN
@@ -31,6 +34,10 @@ from bot.view.cards import ButtonSpec, Card, Reply, Style
 from bot.view.words import Translate, difficulty_name
 
 RATINGS, VS_BOT, PUZZLES = "r", "b", "p"  # the leaderboard tables, as their buttons name them
+ULTIMATE_RATINGS = "u"  # the ratings of ultimate games (bot.core.ultimate_game.ULTIMATE)
+# Each kind's rating board (classic's is RATINGS), and the other way round.
+RATING_TABLES = {CLASSIC: RATINGS, ULTIMATE: ULTIMATE_RATINGS}
+KIND_OF_TABLE = {table: kind for kind, table in RATING_TABLES.items()}
 PER_PAGE = 10
 
 
@@ -75,27 +82,20 @@ def render_stats(
     player = f"<@{stats.user_id}>"
     lines = [player]
     played = stats.vs_people.games + sum(tally.games for tally in stats.vs_bot.values())
-    if not played and not stats.recent:
+    if not played and not stats.recent and not stats.variants:
         lines.append(_("No recorded games yet."))
         if stats.puzzles is not None:
             lines.append(_puzzle_line(stats.puzzles, locale, _))
         return Card(ACCENT_NEUTRAL, _("## 📊 Tic-Tac-Toe stats"), "\n".join(lines))
-    lines.append(_rating_line(stats, locale, in_server, _))
-    lines.append(_("**Against people:** {tally}").format(tally=tally_text(stats.vs_people, tr)))
-    for level in ttt.DIFFICULTIES:
-        if level in stats.vs_bot:
-            lines.append(
-                _("**Against me, {level}:** {tally}").format(
-                    level=difficulty_name(level, _), tally=tally_text(stats.vs_bot[level], tr)
-                )
-            )
-    lines.append(
-        _("**Win streak:** {current} now, {best} at best.").format(
-            current=number(stats.current_streak, locale), best=number(stats.best_streak, locale)
+    if played or not stats.variants:
+        lines.append(_rating_line(stats.rating, stats.rank, locale, in_server, _))
+        lines += _results_lines(
+            stats.vs_people, stats.vs_bot, stats.current_streak, stats.best_streak, locale, tr
         )
-    )
     if stats.puzzles is not None:
         lines.append(_puzzle_line(stats.puzzles, locale, _))
+    for variant in stats.variants:
+        lines += _variant_lines(variant, locale, in_server, tr)
     controls: tuple[ButtonSpec, ...] = ()
     if with_games and stats.recent:
         lines.append(_("**Last games:**"))
@@ -109,25 +109,79 @@ def render_stats(
                 "📜",
             )
             for index, record in enumerate(stats.recent[:5], start=1)
-            if record.moves is not None
+            if record.moves is not None and record.kind == CLASSIC  # the others have no review
         )
     return Card(
         ACCENT_OF_MARK[ttt.O], _("## 📊 Tic-Tac-Toe stats"), "\n".join(lines), None, controls
     )
 
 
-def _rating_line(stats: PlayerStats, locale: str | None, in_server: bool, _: Translate) -> str:
-    if stats.rating is None:
+def _results_lines(
+    vs_people: Tally,
+    vs_bot: dict[str, Tally],
+    current_streak: int,
+    best_streak: int,
+    locale: str | None,
+    tr: gettext.NullTranslations,
+) -> list[str]:
+    """Results against people and each level of the bot, and the win streak."""
+    _ = tr.gettext
+    lines = [_("**Against people:** {tally}").format(tally=tally_text(vs_people, tr))]
+    for level in ttt.DIFFICULTIES:
+        if level in vs_bot:
+            lines.append(
+                _("**Against me, {level}:** {tally}").format(
+                    level=difficulty_name(level, _), tally=tally_text(vs_bot[level], tr)
+                )
+            )
+    lines.append(
+        _("**Win streak:** {current} now, {best} at best.").format(
+            current=number(current_streak, locale), best=number(best_streak, locale)
+        )
+    )
+    return lines
+
+
+def _variant_lines(
+    variant: VariantStats, locale: str | None, in_server: bool, tr: gettext.NullTranslations
+) -> list[str]:
+    """Another kind's numbers, quoted under its name: apart from classic's."""
+    _ = tr.gettext
+    lines = [
+        _variant_title(variant.kind, _),
+        _rating_line(variant.rating, variant.rank, locale, in_server, _),
+        *_results_lines(
+            variant.vs_people,
+            variant.vs_bot,
+            variant.current_streak,
+            variant.best_streak,
+            locale,
+            tr,
+        ),
+    ]
+    return [f"> {line}" for line in lines]
+
+
+def _variant_title(kind: str, _: Translate) -> str:
+    if kind != ULTIMATE:  # every kind of records.api.VARIANTS has its title here
+        raise ValueError(f"no title for the kind {kind!r}")
+    return _("**Ultimate Tic-Tac-Toe**")
+
+
+def _rating_line(
+    rating: Rating | None, rank: int | None, locale: str | None, in_server: bool, _: Translate
+) -> str:
+    if rating is None:
         return _("**Rating:** none yet. Only games between two people are rated.")
-    rating = number(stats.rating.value, locale)
-    if stats.rating.provisional:
-        rating = _("{rating} (provisional: a few more games settle it)").format(rating=rating)
-    if stats.rank is None:
-        return _("**Rating:** {rating}").format(rating=rating)
-    rank = number(stats.rank, locale)
+    shown = number(rating.value, locale)
+    if rating.provisional:
+        shown = _("{rating} (provisional: a few more games settle it)").format(rating=shown)
+    if rank is None:
+        return _("**Rating:** {rating}").format(rating=shown)
+    place = number(rank, locale)
     if in_server:
-        return _("**Rating:** {rating}, #{rank} in this server").format(rating=rating, rank=rank)
-    return _("**Rating:** {rating}, #{rank} of all players").format(rating=rating, rank=rank)
+        return _("**Rating:** {rating}, #{rank} in this server").format(rating=shown, rank=place)
+    return _("**Rating:** {rating}, #{rank} of all players").format(rating=shown, rank=place)
 
 
 def _puzzle_line(puzzles: PuzzleStats, locale: str | None, _: Translate) -> str:
@@ -163,6 +217,8 @@ def _game_line(record: GameRecord, user_id: int, _: Translate) -> str:
         line = _("{result} (resigned)").format(result=line)
     elif record.counted and record.finish is Finish.EXPIRED:
         line = _("{result} (out of time)").format(result=line)
+    if record.kind == ULTIMATE:
+        line = _("{result} (Ultimate)").format(result=line)
     return f"{line} · <t:{int(record.ended_at)}:R>"
 
 
@@ -170,15 +226,27 @@ def _game_line(record: GameRecord, user_id: int, _: Translate) -> str:
 
 
 def render_rating_board(
-    page: Page[RatingRow], locale: str | None, *, in_server: bool, command: str
+    page: Page[RatingRow],
+    locale: str | None,
+    *,
+    in_server: bool,
+    command: str,
+    kind: str = CLASSIC,
 ) -> Card:
-    """`command`: /tictactoe as the message shows it (see bot.view.words.command_mention)."""
+    """`command`: /tictactoe as the message shows it (see bot.view.words.command_mention);
+    `kind`: whose ratings, classic's or another kind's (RATING_TABLES)."""
     tr = translations(locale)
     _ = tr.gettext
     lines = [_scope_line(in_server, _)]
-    if not page.rows:
+    if not page.rows and kind == CLASSIC:
         lines.append(
             _("Nobody has a rating here yet: play someone with {command}.").format(command=command)
+        )
+    elif not page.rows:
+        lines.append(
+            _(
+                "Nobody has an Ultimate rating here yet: play someone at Ultimate with {command}."
+            ).format(command=command)
         )
     for row in page.rows:
         lines.append(
@@ -187,12 +255,13 @@ def render_rating_board(
     if any(row.rating.provisional for row in page.rows):
         lines.append(_("-# Provisional: too few games to be sure yet."))
     lines.append(page_line(page, locale))
+    heading = (
+        _("## 🏆 Leaderboard: ratings")
+        if kind == CLASSIC
+        else _("## 🏆 Leaderboard: Ultimate ratings")
+    )
     return Card(
-        ACCENT_WIN,
-        _("## 🏆 Leaderboard: ratings"),
-        "\n".join(lines),
-        None,
-        _page_buttons(page, RATINGS, _),
+        ACCENT_WIN, heading, "\n".join(lines), None, _page_buttons(page, RATING_TABLES[kind], _)
     )
 
 
@@ -268,6 +337,7 @@ def _page_buttons(page: Page[Any], table: str, _: Translate) -> tuple[ButtonSpec
         buttons.append(ButtonSpec(page_id(table, page.page + 1), grey, _("Next"), "▶️"))
     others = (
         (RATINGS, _("Ratings"), "🏆"),
+        (ULTIMATE_RATINGS, _("Ultimate"), "🌌"),
         (VS_BOT, _("Against me"), "🤖"),
         (PUZZLES, _("Puzzles"), "🧩"),
     )
@@ -346,6 +416,11 @@ def render_not_your_game(locale: str | None) -> Reply:
     return Reply(_("Only the players of that game can review it."))
 
 
+def render_no_review(locale: str | None) -> Reply:
+    _ = translations(locale).gettext
+    return Reply(_("Ultimate games have no review here yet."))
+
+
 def render_no_bot_stats(locale: str | None) -> Reply:
     _ = translations(locale).gettext
     return Reply(_("Bots don't play, so they have no stats."))
@@ -359,6 +434,7 @@ __all__ = [
     "render_game_gone",
     "render_kept",
     "render_no_bot_stats",
+    "render_no_review",
     "render_not_your_game",
     "render_puzzle_board",
     "render_rating_board",

@@ -186,19 +186,19 @@ async def test_the_leaderboard_pages_and_switches_tables(world, storage):
     assert shown.count("\n**") == 10
     assert "-# Page 1 of 2" in shown
     assert "<@777>" not in shown  # played in another server only
-    assert labels(page) == ["Next", "Against me", "Puzzles"]
+    assert labels(page) == ["Next", "Ultimate", "Against me", "Puzzles"]
 
     page = (await click_label(alice, page, "Next")).response.message
     shown = text(page)
     assert "-# Page 2 of 2" in shown
     assert shown.count("\n**") == 2
-    assert labels(page) == ["Previous", "Against me", "Puzzles"]
+    assert labels(page) == ["Previous", "Ultimate", "Against me", "Puzzles"]
 
     page = (await click_label(alice, page, "Against me")).response.message
     shown = text(page)
     assert shown.startswith("## 🤖 Leaderboard: against me\nPlayers of this server\n")
     assert "Nobody here has beaten me on Hard or drawn with me on Impossible yet." in shown
-    assert labels(page) == ["Ratings", "Puzzles"]
+    assert labels(page) == ["Ratings", "Ultimate", "Puzzles"]
 
 
 @pytest.mark.usefixtures("discord_rules")

@@ -2,6 +2,8 @@
 the newest revision at start-up, every revision can be undone, the migrations create exactly
 the tables the code describes, and a database migrated by a newer bot is refused in one line."""
 
+from dataclasses import replace
+
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
@@ -14,6 +16,7 @@ from bot.core.game import AI
 from bot.records.sql.migrate import alembic_config
 from bot.records.sql.schema import game_row, with_postgresql_options
 from bot.records.sql.storage import DatabaseAheadError, Storage, open_records
+from bot.tournaments import tables as _tournament_tables  # noqa: F401  (on `metadata`)
 from tests.support.records import (
     ALICE,
     BOB,
@@ -25,10 +28,19 @@ from tests.support.records import (
     game_id,
     record,
 )
+from tests.support.ultimate_records import DRAWN, playout, ultimate_record
 
 TABLES = {"games", "players", "bot_tallies", "memberships", "board_sizes"}
 PUZZLE_TABLES = {"puzzle_attempts", "puzzle_players", "puzzle_ratings", "puzzle_memberships"}
 SETTINGS_TABLES = {"server_settings"}
+VARIANT_TABLES = {"variant_players", "variant_bot_tallies", "variant_memberships"} | {
+    "variant_board_sizes"
+}
+TOURNAMENT_TABLES = {"tournaments", "tournament_players", "tournament_rounds"} | {
+    "tournament_byes",
+    "tournament_pairings",
+}
+NEWEST_TABLES = TABLES | PUZZLE_TABLES | SETTINGS_TABLES | VARIANT_TABLES | TOURNAMENT_TABLES
 HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head() or ""
 
 
@@ -47,7 +59,7 @@ def current(connection) -> tuple[str, ...]:
 async def test_an_empty_database_is_migrated_to_the_newest_revision(database_url):
     storage = await open_records(database_url)
     try:
-        assert await run(storage, tables) == TABLES | PUZZLE_TABLES | SETTINGS_TABLES
+        assert await run(storage, tables) == NEWEST_TABLES
         assert await run(storage, current) == (HEAD,)
         # Opening it again finds nothing to do and keeps what is there.
         assert await storage.record([record(1, ALICE, BOB, X_WINS)]) == 1
@@ -80,7 +92,7 @@ async def test_every_revision_can_be_undone(database_url):
         assert await run(storage, tables) == set()
         assert await run(storage, current) == ()
         await run(storage, lambda c: command.upgrade(alembic_config(c), "head"))
-        assert await run(storage, tables) == TABLES | PUZZLE_TABLES | SETTINGS_TABLES
+        assert await run(storage, tables) == NEWEST_TABLES
     finally:
         await storage.close()
 
@@ -92,7 +104,7 @@ async def test_a_database_from_before_puzzles_keeps_its_games(database_url):
         await run(storage, lambda c: command.downgrade(alembic_config(c), "0001"))
         assert await run(storage, tables) == TABLES
         await run(storage, lambda c: command.upgrade(alembic_config(c), "head"))
-        assert await run(storage, tables) == TABLES | PUZZLE_TABLES | SETTINGS_TABLES
+        assert await run(storage, tables) == NEWEST_TABLES
         assert (await storage.stats(ALICE, None)).vs_people.wins == 1
     finally:
         await storage.close()
@@ -136,6 +148,38 @@ async def test_0005_makes_every_game_recorded_before_it_classic(database_url):
         assert await run(storage, lambda c: c.scalars(text(kinds)).all()) == ["classic"] * 3
         assert [await storage.game(game.game_id) for game in games] == games
         assert (await storage.game(game_id(3))) == record(3, CAROL, ALICE, O_WINS)
+    finally:
+        await storage.close()
+
+
+async def test_0006_keeps_classic_records_and_takes_ultimate_games(database_url):
+    storage = await open_records(database_url)
+    try:
+        games = [record(1, ALICE, BOB, X_WINS), record(2, BOB, AI, DRAW, level="hard")]
+        await storage.record(games)
+        await run(storage, lambda c: command.downgrade(alembic_config(c), "0005"))
+        assert await run(storage, tables) == TABLES | PUZZLE_TABLES | SETTINGS_TABLES
+        # A game recorded by a bot from before variants.
+        await run(storage, insert_without_kind(record(3, CAROL, ALICE, O_WINS)))
+        await run(storage, lambda c: command.upgrade(alembic_config(c), "0006"))
+        assert await run(storage, tables) >= VARIANT_TABLES
+        assert [await storage.game(game.game_id) for game in games] == games
+        assert await storage.game(game_id(3)) == record(3, CAROL, ALICE, O_WINS)
+        alice_before = await storage.stats(ALICE, GUILD)
+        # 81 cells and more than 9 moves fit now, and count apart from classic.
+        full = ultimate_record(4, ALICE, BOB, playout(DRAWN))
+        assert len(full.board) == 81
+        assert full.moves is not None
+        assert len(full.moves) > 9
+        assert await storage.record([full]) == 1
+        assert await storage.game(full.game_id) == full
+        alice = await storage.stats(ALICE, GUILD)
+        assert replace(alice, variants=(), recent=()) == replace(alice_before, recent=())
+        assert [variant.vs_people.draws for variant in alice.variants] == [1]
+        # Undone, the ultimate records go (an older bot knows no other kind) and classic's stay.
+        await run(storage, lambda c: command.downgrade(alembic_config(c), "0005"))
+        assert await storage.game(full.game_id) is None
+        assert [await storage.game(game.game_id) for game in games] == games
     finally:
         await storage.close()
 
@@ -184,12 +228,9 @@ async def test_a_database_from_a_newer_bot_is_refused_in_one_line(database_url):
 def test_the_migrations_ship_inside_the_package():
     script = ScriptDirectory.from_config(alembic_config())
     assert "bot/records/sql/migrations" in script.dir.replace("\\", "/")
-    # One line of revisions, newest first, ending in the head that start-up migrates to.
-    assert [revision.revision for revision in script.walk_revisions()] == [
-        "0005",
-        "0004",
-        "0003",
-        "0002",
-        "0001",
-    ]
-    assert HEAD == "0005"
+    # One line of revisions, numbered in order from 0001, ending in the head that start-up
+    # migrates to.
+    revisions = [revision.revision for revision in script.walk_revisions()]
+    assert revisions == [f"{number:04d}" for number in range(len(revisions), 0, -1)]
+    assert len(revisions) >= 6
+    assert revisions[0] == HEAD

@@ -54,7 +54,11 @@ def test_a_provisional_rating_is_marked_on_the_board():
     assert f"<@{BOB}> · 1.500 (vorläufig)\n" in german.text
     clicks = [parse(button.custom_id) for button in card.controls]
     # One page: no Previous or Next, only the ways to the other tables.
-    assert [(click.verb, click.args[0]) for click in clicks if click] == [("pg", "b"), ("pg", "p")]
+    assert [(click.verb, click.args[0]) for click in clicks if click] == [
+        ("pg", "u"),
+        ("pg", "b"),
+        ("pg", "p"),
+    ]
     assert RATINGS == "r"
 
 

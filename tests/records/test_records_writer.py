@@ -22,6 +22,7 @@ from bot.records.sql.storage import Storage, open_records
 from bot.records.writer import RecordWriter
 from testdb.postgres import free_port
 from tests.support.records import ALICE, BOB, CAROL, DRAW, GUILD, O_WINS, X_WINS, game_id, record
+from tests.support.ultimate_records import DRAWN, playout, ultimate_record
 
 REPO = Path(__file__).resolve().parents[2]
 WRITER_LOG = "bot.records.writer"
@@ -397,4 +398,32 @@ async def test_the_spool_keeps_the_games_that_end_during_a_write(database_url, t
     assert (writer.written, await counted_games(records)) == (4, 4)
     await writer.close()
     assert spool.read_text() == ""
+    await records.close()
+
+
+async def test_ultimate_games_wait_in_the_spool_and_are_recorded_once_after_a_restart(
+    database_url, tmp_path
+):
+    spool = tmp_path / "spool.jsonl"
+    waiting = [
+        ultimate_record(1, ALICE, BOB, playout("X")),
+        ultimate_record(2, BOB, CAROL, playout(DRAWN), known_moves=False),
+    ]
+    down = Storage(unreachable_url(), query_timeout=2)
+    writer = RecordWriter(down, spool, first_retry=0.01, last_retry=0.05)
+    await writer.start()
+    for game in waiting:
+        writer.submit(game)
+    assert await writer.close(0.1) == 2
+    await down.close()
+
+    records = await open_records(database_url)
+    writer = RecordWriter(records, spool)
+    assert await writer.start() == 2
+    writer.submit(waiting[0])  # announced again: still once
+    assert await writer.flush()
+    assert [await records.game(game.game_id) for game in waiting] == waiting
+    (alice,) = (await records.stats(ALICE, GUILD)).variants
+    assert alice.vs_people == Tally(wins=1)
+    await writer.close()
     await records.close()

@@ -47,9 +47,12 @@ def count_game(
     game: GameRecord,
     states: dict[int, dict[str, Any]],
     tallies: dict[tuple[int, str], list[int]],
+    *,
+    bot_board: bool = True,
 ) -> None:
     """Apply one counted game to `states` (by user id, every person in it present) and
-    `tallies` ((user id, level) -> [wins, draws, losses] to add)."""
+    `tallies` ((user id, level) -> [wins, draws, losses] to add). Without `bot_board` (another
+    kind's rows, bot/records/sql/variants.py), the bot board's numbers are left out."""
     sides = [(game.x_player, "X"), (game.o_player, "O")]
     if AI in (game.x_player, game.o_player):
         for player, mark in sides:
@@ -60,12 +63,8 @@ def count_game(
             level = game.level or "unknown"
             tallies.setdefault((player, level), [0, 0, 0])[_TALLY_INDEX[outcome]] += 1
             state["bot_games"] += 1
-            if level == "hard" and outcome == 1:
-                state["wins_hard"] += 1
-            if level == "impossible":
-                run = 0 if outcome == -1 else state["unbeaten_impossible"] + 1
-                state["unbeaten_impossible"] = run
-                state["best_unbeaten_impossible"] = max(run, state["best_unbeaten_impossible"])
+            if bot_board:
+                _count_for_bot_board(state, level, outcome)
             _streak(state, outcome)
         return
     for player, mark in sides:
@@ -89,6 +88,15 @@ def count_game(
         o_state,
         glicko.rate_one(o_value, o_deviation, o_volatility, x_value, x_deviation, 1.0 - x_score),
     )
+
+
+def _count_for_bot_board(state: dict[str, Any], level: str, outcome: int) -> None:
+    if level == "hard" and outcome == 1:
+        state["wins_hard"] += 1
+    if level == "impossible":
+        run = 0 if outcome == -1 else state["unbeaten_impossible"] + 1
+        state["unbeaten_impossible"] = run
+        state["best_unbeaten_impossible"] = max(run, state["best_unbeaten_impossible"])
 
 
 def _rating_numbers(state: dict[str, Any]) -> tuple[float, float, float]:

@@ -8,7 +8,16 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, func, select, tuple_
 
-from bot.records.api import BotRow, GameRecord, Page, PlayerStats, Rating, RatingRow, Tally
+from bot.records.api import (
+    VARIANTS,
+    BotRow,
+    GameRecord,
+    Page,
+    PlayerStats,
+    Rating,
+    RatingRow,
+    Tally,
+)
 from bot.records.sql.counting import rating_of
 from bot.records.sql.paging import page_bounds
 from bot.records.sql.puzzles import stats as puzzle_stats
@@ -22,14 +31,16 @@ from bot.records.sql.schema import (
     memberships,
     players,
 )
+from bot.records.sql.variants import stats as variant_stats
 
 
 def stats(connection: Connection, user_id: int, guild_id: int | None, recent: int) -> PlayerStats:
     recent_games = _recent(connection, user_id, recent)
     puzzles = puzzle_stats(connection, user_id)
+    others = variant_stats(connection, user_id, guild_id, VARIANTS)
     row = connection.execute(select(players).where(players.c.user_id == user_id)).first()
     if row is None:
-        return PlayerStats(user_id=user_id, recent=recent_games, puzzles=puzzles)
+        return PlayerStats(user_id=user_id, recent=recent_games, puzzles=puzzles, variants=others)
     state = row._mapping
     vs_bot = {
         level: Tally(wins, draws, losses)
@@ -51,6 +62,7 @@ def stats(connection: Connection, user_id: int, guild_id: int | None, recent: in
         rank=rank,
         recent=recent_games,
         puzzles=puzzles,
+        variants=others,
     )
 
 

@@ -85,8 +85,12 @@ games = Table(
     Column("x_player", BigInteger),  # NULL: that player deleted their data; 0: the bot
     Column("o_player", BigInteger),
     Column("level", String(16)),
-    Column("moves", String(9)),  # cells 0-8 in order, as digits; NULL when unknown
-    Column("board", String(9), nullable=False),
+    # The moves in order, NULL when unknown: classic, each cell 0-8 as a digit; ultimate, each
+    # move 9 * board + cell as two base-9 digits (its board, then its cell).
+    Column("moves", String(162)),
+    # The final board, row by row, "X", "O" or "-": classic, 9 cells; ultimate, 81 (index
+    # 9 * board + cell).
+    Column("board", String(81), nullable=False),
     Column("winner", String(1)),
     Column("finish", String(16), nullable=False),
     Column("counted", Boolean, nullable=False),
@@ -210,6 +214,70 @@ board_sizes = Table(
 )
 
 
+# Every kind of game other than classic keeps its players' numbers here, keyed by its kind:
+# classic's tables and queries stay as they were. The same numbers as classic's, but no bot
+# board (its numbers are about Impossible, a classic player that never loses).
+variant_players = Table(
+    "variant_players",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("kind", String(16), primary_key=True),
+    Column("rating", Double),
+    Column("deviation", Double),
+    Column("volatility", Double),
+    _count("rated_games"),
+    _count("people_wins"),
+    _count("people_draws"),
+    _count("people_losses"),
+    _count("streak"),
+    _count("best_streak"),
+    _count("bot_games"),
+)
+_partial_index(
+    "ix_variant_players_rating",
+    variant_players.c.kind,
+    variant_players.c.rating,
+    variant_players.c.user_id,
+    where=variant_players.c.rating.is_not(None),
+)
+
+variant_bot_tallies = Table(
+    "variant_bot_tallies",
+    metadata,
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("kind", String(16), primary_key=True),
+    Column("level", String(16), primary_key=True),
+    _count("wins"),
+    _count("draws"),
+    _count("losses"),
+)
+
+variant_memberships = Table(
+    "variant_memberships",
+    metadata,
+    Column("kind", String(16), primary_key=True),
+    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("rating", Double),  # a copy of the player's, kept equal
+)
+Index(None, variant_memberships.c.user_id)
+_partial_index(
+    "ix_variant_memberships_rating",
+    variant_memberships.c.kind,
+    variant_memberships.c.guild_id,
+    variant_memberships.c.rating,
+    variant_memberships.c.user_id,
+    where=variant_memberships.c.rating.is_not(None),
+)
+
+variant_board_sizes = Table(
+    "variant_board_sizes",
+    metadata,
+    Column("kind", String(16), primary_key=True),
+    Column("guild_id", BigInteger, primary_key=True, autoincrement=False),  # or EVERYONE
+    _count("rated"),  # a variant's rating board: players (members) with a rating
+)
+
 puzzle_attempts = Table(
     "puzzle_attempts",
     metadata,
@@ -323,6 +391,27 @@ def puzzle_attempt_record(row: Mapping[Any, Any]) -> PuzzleAttempt:
 GAME_COLUMNS = tuple(column.name for column in games.c)
 
 
+def moves_text(kind: str, moves: tuple[int, ...] | None) -> str | None:
+    """games.moves: a classic move (a cell, 0-8) as one digit; another kind's (9 * board +
+    cell, 0-80) as two base-9 digits, its board's then its cell's."""
+    if moves is None:
+        return None
+    if kind == CLASSIC:
+        return "".join(map(str, moves))
+    return "".join(f"{move // 9}{move % 9}" for move in moves)
+
+
+def moves_of(kind: str, moves: str | list[int] | None) -> tuple[int, ...] | None:
+    """The moves of a games row (moves_text), or of a spool's line (a list)."""
+    if moves is None:
+        return None
+    if not isinstance(moves, str):
+        return tuple(moves)
+    if kind == CLASSIC:
+        return tuple(int(cell) for cell in moves)
+    return tuple(int(moves[index : index + 2], 9) for index in range(0, len(moves), 2))
+
+
 def game_values(game: GameRecord) -> tuple[Any, ...]:
     """A game's row: the values of GAME_COLUMNS, in that order."""
     return (
@@ -330,7 +419,7 @@ def game_values(game: GameRecord) -> tuple[Any, ...]:
         game.x_player,
         game.o_player,
         game.level,
-        None if game.moves is None else "".join(map(str, game.moves)),
+        moves_text(game.kind, game.moves),
         game.board,
         game.winner,
         game.finish.value,
@@ -351,12 +440,13 @@ def game_row(game: GameRecord) -> dict[str, Any]:
 
 def game_record(row: Mapping[Any, Any]) -> GameRecord:
     moves = row["moves"]
+    kind = row.get("kind", CLASSIC)  # a spool's line from before kinds has none
     return GameRecord(
         game_id=row["game_id"],
         x_player=row["x_player"],
         o_player=row["o_player"],
         level=row["level"],
-        moves=None if moves is None else tuple(int(cell) for cell in moves),
+        moves=moves_of(kind, moves),
         board=row["board"],
         winner=row["winner"],
         finish=Finish(row["finish"]),
@@ -367,5 +457,5 @@ def game_record(row: Mapping[Any, Any]) -> GameRecord:
         place=Place(row["place"]),
         user_installed=bool(row["user_installed"]),
         locale=row["locale"],
-        kind=row.get("kind", CLASSIC),  # a spool's line from before kinds has none
+        kind=kind,
     )

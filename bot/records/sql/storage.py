@@ -37,6 +37,8 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from bot.core.game import AI
 from bot.core.server import ServerSettings
 from bot.records.api import (
+    CLASSIC,
+    VARIANTS,
     BotRow,
     GameRecord,
     Page,
@@ -48,7 +50,7 @@ from bot.records.api import (
     RecordsError,
 )
 from bot.records.sql import puzzles as puzzle_sql
-from bot.records.sql import reading, writing
+from bot.records.sql import reading, variants, writing
 from bot.records.sql import server_settings as settings_sql
 from bot.records.sql.database import Database, open_database
 from bot.records.sql.schema import game_record, games
@@ -197,8 +199,18 @@ class Storage:
     async def stats(self, user_id: int, guild_id: int | None, recent: int = 5) -> PlayerStats:
         return await self.read(lambda sync: reading.stats(sync, user_id, guild_id, recent))
 
-    async def rating_board(self, guild_id: int | None, page: int, per_page: int) -> Page[RatingRow]:
-        return await self.read(lambda sync: reading.rating_board(sync, guild_id, page, per_page))
+    async def rating_board(
+        self, guild_id: int | None, page: int, per_page: int, kind: str = CLASSIC
+    ) -> Page[RatingRow]:
+        if kind == CLASSIC:
+            return await self.read(
+                lambda sync: reading.rating_board(sync, guild_id, page, per_page)
+            )
+        if kind not in VARIANTS:
+            raise ValueError(f"no rating board for {kind!r}")
+        return await self.read(
+            lambda sync: variants.rating_board(sync, kind, guild_id, page, per_page)
+        )
 
     async def bot_board(self, guild_id: int | None, page: int, per_page: int) -> Page[BotRow]:
         return await self.read(lambda sync: reading.bot_board(sync, guild_id, page, per_page))

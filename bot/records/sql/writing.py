@@ -12,7 +12,8 @@ from typing import Any
 from sqlalchemy import Connection, Delete, Update, bindparam, delete, func, or_, select, update
 
 from bot.core.game import AI
-from bot.records.api import GameRecord
+from bot.records.api import CLASSIC, GameRecord
+from bot.records.sql import variants
 from bot.records.sql.counting import (
     MEMBER_COLUMNS,
     PLAYER_COLUMNS,
@@ -91,8 +92,17 @@ def record(connection: Connection, batch: Sequence[GameRecord]) -> int:
         (game for game in ordered if game.game_id in new_ids and game.counted),
         key=lambda game: (game.ended_at, game.game_id),
     )
+    if not counted:
+        return len(new_ids)
+    # Other kinds count in rows of their own (bot/records/sql/variants.py), after classic's:
+    # every writer locks the classic players first.
+    others = [game for game in counted if game.kind != CLASSIC]
+    if others:
+        counted = [game for game in counted if game.kind == CLASSIC]
     if counted:
         _count_games(connection, statements, counted)
+    if others:
+        variants.count_games(connection, others)
     return len(new_ids)
 
 
@@ -259,6 +269,7 @@ def forget(connection: Connection, user_id: int) -> int:
             inserts(connection.dialect.name),
             {guild_id: [-rated, -vs_bot] for guild_id in [EVERYONE, *guilds] if rated or vs_bot},
         )
+    variants.forget(connection, user_id)
     named = connection.execute(_GAMES_NAMING, by_id).scalar_one()
     for statement in (*_UNNAME, *_DELETE):
         connection.execute(statement, by_id)

@@ -12,6 +12,7 @@ from sqlalchemy import Connection
 from bot.records.sql.database import open_database
 from bot.records.sql.schema import with_postgresql_options
 from bot.records.sql.url import parse_url
+from bot.tournaments import tables as _tournament_tables  # noqa: F401  (on the same metadata)
 
 
 def run_migrations(connection: Connection) -> None:
