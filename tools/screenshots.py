@@ -36,6 +36,7 @@ from bot.app import TicTacToeBot
 from bot.core.finished import FinishedGame, Place
 from bot.core.game import AI, Game
 from bot.core.server import PLACEHOLDER_EMOJI_NAME, Look, Mark, ServerSettings
+from bot.core.ultimate_game import UltimateGame
 from bot.demo import (
     DemoWorld,
     make_recording_demo_bot,
@@ -43,6 +44,7 @@ from bot.demo import (
     setup_world,
 )
 from bot.demo_sync import quiet_simulation_logs
+from bot.kinds.ultimate import codec as ultimate_codec
 from bot.records.api import GameRecord
 from bot.records.sql.storage import Storage
 from bot.ui import card_view
@@ -50,6 +52,7 @@ from bot.view import components
 from bot.view.board import render_game
 from fake_discord import Json, as_json, reading
 from tests.support.moves import first_empty
+from tictactoe import ultimate
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, ViewportSize
@@ -737,6 +740,145 @@ async def emoji_challenge(world: DemoWorld) -> MemberActor:
     bot.server_settings.put(world.guild.id, ServerSettings(x_emoji=look.x, o_emoji=look.o))
     await tictactoe(world.you, world, opponent=world.friend)
     reached(not is_board(world.channel.history()[-1]), "an open challenge, no board yet")
+    return world.friend
+
+
+# ---------------------------------------------------------------- Ultimate Tic-Tac-Toe
+# Its buttons are found by what they do, read from their custom_ids (bot/kinds/ultimate/codec.py):
+# a cell of the board the grid shows, or the picker's button for a small board.
+
+
+def ultimate_message(world: DemoWorld) -> discord.Message:
+    """The latest public message that shows an ultimate board."""
+    for message in reversed(world.channel.history()):
+        if any(ultimate_codec.PREFIX in (b.get("custom_id") or "") for b in _buttons(message)):
+            return message
+    raise LookupError("no ultimate board in the channel")
+
+
+def ultimate_game(message: discord.Message) -> UltimateGame:
+    custom_id = next(
+        b["custom_id"] for b in _buttons(message) if (b.get("custom_id") or "").startswith("ut1:")
+    )
+    state = ultimate_codec.decode(custom_id).state
+    assert isinstance(state, UltimateGame)
+    return state
+
+
+async def bot_has_moved(world: DemoWorld) -> None:
+    """The ultimate AI thinks after the click's answer, in a worker: wait for its move."""
+    bot = world.env.bot
+    assert isinstance(bot, TicTacToeBot)
+    while bot.table._background:
+        await asyncio.gather(*list(bot.table._background))
+
+
+async def play_ultimate(
+    actor: MemberActor, world: DemoWorld, action: tuple[int, int], *, pick_only: bool = False
+) -> None:
+    """`actor` plays (board, cell) on the latest ultimate board: through the picker when the move
+    is free."""
+    message = ultimate_message(world)
+    game = ultimate_game(message)
+    key = ultimate_codec.key(game)
+    board, cell = action
+    if game.shown_board != board:
+        await actor.click(message, custom_id=ultimate_codec.pick_id(key, board))
+        message = ultimate_message(world)
+        key = ultimate_codec.key(ultimate_game(message))
+    if not pick_only:
+        await actor.click(message, custom_id=ultimate_codec.cell_id(key, cell))
+
+
+@state("39-ultimate-free-choice", "Ultimate: your first move is free: pick one of the nine boards")
+async def ultimate_free_choice(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, variant="ultimate", difficulty="medium")
+    reached(ultimate_game(ultimate_message(world)).shown_board is None, "the board picker")
+    return world.you
+
+
+@state("40-ultimate-board-picked", "Ultimate: the centre board picked: its nine cells, and Back")
+async def ultimate_board_picked(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, variant="ultimate", difficulty="medium")
+    await play_ultimate(world.you, world, (4, 4), pick_only=True)
+    reached(ultimate_game(ultimate_message(world)).picked == 4, "the centre board open")
+    return world.you
+
+
+@state("41-ultimate-bot-replied", "Ultimate: you played; the bot answered where you sent it")
+async def ultimate_bot_replied(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, variant="ultimate", difficulty="medium")
+    await play_ultimate(world.you, world, (4, 0))
+    await bot_has_moved(world)
+    game = ultimate_game(ultimate_message(world))
+    reached(game.player_to_move == world.you.id and game.forced_board is not None, "a forced board")
+    return world.you
+
+
+@state("42-ultimate-hint", "Ultimate: Hint: the AI's move and why, privately")
+async def ultimate_hint(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, variant="ultimate", difficulty="medium")
+    await play_ultimate(world.you, world, (4, 0))
+    await bot_has_moved(world)
+    await click_button(world.you, ultimate_message(world), "hint")
+    return world.you
+
+
+async def ultimate_win(world: DemoWorld) -> None:
+    """You beat Easy, playing the engine's "hard" moves."""
+    rng = random.Random(3)
+    await tictactoe(world.you, world, variant="ultimate", difficulty="easy")
+    for _ in range(41):
+        game = ultimate_game(ultimate_message(world))
+        if game.is_over:
+            break
+        action = ultimate.choose(game.position, "hard", rng, playouts=300)
+        await play_ultimate(world.you, world, action)
+        await bot_has_moved(world)
+    game = ultimate_game(ultimate_message(world))
+    reached(game.winner_id == world.you.id, "you won")
+
+
+@state("43-ultimate-win", "Ultimate: three small boards in a line: you beat the bot")
+async def ultimate_won(world: DemoWorld) -> MemberActor:
+    await ultimate_win(world)
+    return world.you
+
+
+@state("44-ultimate-review", "Ultimate: Review: where the AI thinks the game turned")
+async def ultimate_review(world: DemoWorld) -> MemberActor:
+    await ultimate_win(world)
+    await click_button(world.you, ultimate_message(world), "review")
+    return world.you
+
+
+def drawn_game(seed: int) -> list[tuple[int, int]]:
+    """The moves of a random game that ends in a draw (the first such game from `seed`)."""
+    rng = random.Random(seed)
+    while True:
+        state, moves = ultimate.initial_state(), []
+        while not ultimate.terminal(state):
+            action = rng.choice(sorted(ultimate.actions(state)))
+            state, moves = ultimate.result(state, action), [*moves, action]
+        if ultimate.winner(state) is None:
+            return moves
+
+
+@state("45-ultimate-draw", "Ultimate between two people: every board closed, no line: a draw")
+async def ultimate_draw(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, opponent=world.friend, variant="ultimate")
+    await click_button(world.friend, world.channel.history()[-1], "accept")
+    players = (world.you, world.friend)
+    for number, action in enumerate(drawn_game(1)):
+        await play_ultimate(players[number % 2], world, action)
+    game = ultimate_game(ultimate_message(world))
+    reached(game.is_over and game.winner_mark is None and game.ending is None, "a draw")
+    return world.you
+
+
+@state("46-ultimate-challenge", "Ultimate: a challenge to a friend")
+async def ultimate_challenge(world: DemoWorld) -> MemberActor:
+    await tictactoe(world.you, world, opponent=world.friend, variant="ultimate")
     return world.friend
 
 
