@@ -24,6 +24,9 @@ from bot.guilds.api import SettingsMemory
 from bot.guilds.cog import SettingsCog
 from bot.guilds.events import ServerSettingsEvents
 from bot.i18n.translator import CommandTranslator
+from bot.kinds.classic import CLASSIC
+from bot.kinds.ultimate.kind import Ultimate
+from bot.kinds.ultimate.thinking import Thinkers
 from bot.ops.health import Health
 from bot.ops.memory import release_freed_memory
 from bot.ops.metrics import Metrics
@@ -49,6 +52,7 @@ _SERVER_SIDE_KEYS = frozenset({"id", "application_id", "version", "guild_id", "d
 
 class TicTacToeBot(commands.AutoShardedBot):
     table: Table  # where games are played: built in setup_hook
+    thinkers: Thinkers | None = None  # the ultimate AI's worker processes, started on first use
 
     def __init__(
         self,
@@ -185,6 +189,9 @@ class TicTacToeBot(commands.AutoShardedBot):
             assert self.user is not None
             return self.user.id
 
+        # Workers start on an ultimate game's first move, not now: a bot that never plays one
+        # runs no process for it.
+        self.thinkers = Thinkers()
         return Table(
             TokenEditor(self),
             rng=self.rng,
@@ -199,6 +206,7 @@ class TicTacToeBot(commands.AutoShardedBot):
             shard_of=lambda guild_id: shard_of(guild_id, self.shard_count),
             # Discord's clock, as every other end time (a snowflake's); SimCord's in tests.
             wall_clock=lambda: discord.utils.utcnow().timestamp(),
+            kinds=(CLASSIC, Ultimate(self.thinkers)),
         )
 
     def watch_recording(self, writer: GameWriter) -> None:
@@ -297,6 +305,8 @@ class TicTacToeBot(commands.AutoShardedBot):
         if self._launching is not None:
             self._launching.cancel()
         await super().close()
+        if self.thinkers is not None:
+            await self.thinkers.close()
         await self.close_records()
         if self.status_server is not None:
             await self.status_server.close()

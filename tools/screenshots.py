@@ -856,7 +856,7 @@ def drawn_game(seed: int) -> list[tuple[int, int]]:
     """The moves of a random game that ends in a draw (the first such game from `seed`)."""
     rng = random.Random(seed)
     while True:
-        state, moves = ultimate.initial_state(), []
+        state, moves = ultimate.initial_state(), list[tuple[int, int]]()
         while not ultimate.terminal(state):
             action = rng.choice(sorted(ultimate.actions(state)))
             state, moves = ultimate.result(state, action), [*moves, action]

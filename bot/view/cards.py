@@ -39,6 +39,7 @@ class ButtonSpec(NamedTuple):
     style: Style
     label: str
     emoji: str | Mark | None = None
+    disabled: bool = False
 
 
 class Cells(NamedTuple):
@@ -52,13 +53,17 @@ class Cells(NamedTuple):
     styles: tuple[Style, ...]
     labels: tuple[str, ...]
     emojis: tuple[Mark | None, ...] | None = None
+    # Which buttons cannot be clicked (Discord greys them out); None: all can. The classic
+    # board keeps every cell clickable; the ultimate grid greys what it does not offer.
+    disabled: tuple[bool, ...] | None = None
 
     @property
     def rows(self) -> tuple[tuple[ButtonSpec, ...], ...]:
-        if self.emojis is None:
-            buttons = tuple(map(ButtonSpec, self.custom_ids, self.styles, self.labels))
-        else:
-            buttons = tuple(map(ButtonSpec, self.custom_ids, self.styles, self.labels, self.emojis))
+        emojis = self.emojis or (None,) * len(self.custom_ids)
+        disabled = self.disabled or (False,) * len(self.custom_ids)
+        buttons = tuple(
+            map(ButtonSpec, self.custom_ids, self.styles, self.labels, emojis, disabled)
+        )
         return buttons[0:3], buttons[3:6], buttons[6:9]
 
 

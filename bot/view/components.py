@@ -54,6 +54,8 @@ def button(spec: ButtonSpec) -> Component:
     emoji = spec.emoji
     if emoji is not None:
         payload["emoji"] = {"name": emoji} if isinstance(emoji, str) else partial_emoji(emoji)
+    if spec.disabled:
+        payload["disabled"] = True
     return payload
 
 
@@ -125,6 +127,10 @@ def _cell_rows(cells: Cells) -> list[Component]:
                 cells.custom_ids, cells.styles, cells.labels, cells.emojis, strict=True
             )
         ]
+    if cells.disabled is not None:
+        for payload, disabled in zip(buttons, cells.disabled, strict=True):
+            if disabled:
+                payload["disabled"] = True
     return [
         {"type": ACTION_ROW, "components": buttons[0:3]},
         {"type": ACTION_ROW, "components": buttons[3:6]},
