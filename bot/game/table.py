@@ -482,9 +482,12 @@ class Table:
         except BaseException:
             self.store.compare_and_set(seat, claim, None)
             raise
-        self.store.compare_and_set(seat, claim, claim._replace(message_id=message_id))
+        posted = claim._replace(message_id=message_id)
+        self.store.compare_and_set(seat, claim, posted)
         self.expiry.schedule()
         log.debug("Channel %s: rematch: %s", scope, describe(game))
+        if kind.bot_to_move(game):  # the bot opens the rematch: it thinks after the answer
+            self._later(self._bot_moves(seat, posted, kind, game))
 
     async def _ask_resign(
         self, request: Request, door: Door, kind: Kind, seat: Seat, old: Live | None, game: AnyGame

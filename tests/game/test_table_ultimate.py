@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.core.codec import Verb
-from bot.core.game import AI
+from bot.core.game import AI, Ending
 from bot.core.live import seat_of
 from bot.core.ultimate_game import UltimateGame
 from bot.kinds.classic import CLASSIC
@@ -205,3 +205,21 @@ async def test_two_people_play_to_the_end_and_the_game_is_announced_with_its_mov
     assert finished.game.moves is not None
     assert len(finished.game.moves) == turn
     assert not table.store
+
+
+async def test_a_rematch_the_bot_opens_gets_its_move(table, kind):
+    position = ultimate.initial_state()
+    for action in ((4, 4), (4, 0), (0, 4), (4, 8), (8, 4), (4, 1), (1, 4), (4, 2)):
+        position = ultimate.result(position, action)
+    lost = UltimateGame(ALICE, AI, "easy", position, Ending.X_RESIGNED)
+    key = kind.key(lost)
+    rematch = codec.control_id(key, Verb.REMATCH)
+    door = FakeDoor()
+    clicked = request(ALICE, message=(7000, [rematch]), custom_id=rematch)
+    await table.click(clicked, door, rematch)
+    assert [what for what, _ in door.answers] == ["update", "follow_up"]
+    (_, posted) = door.answers[1]
+    assert isinstance(posted, Card)
+    assert game_of(posted).x_player == AI  # marks swapped: the bot opens
+    moved = game_of(await bot_moved(table))
+    assert moved.player_to_move == ALICE
