@@ -76,6 +76,9 @@ class Update:
 
     old: Live | None
     new: State
+    # The same player's turn goes on (the ultimate board's picker): its clock runs on too, so
+    # that opening boards cannot put off the timeout.
+    same_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +271,8 @@ def _on_picker(live: Live | None, click: Click, user_id: int, game: AnyGame) -> 
     if game.player_to_move != user_id:
         return Refuse(Refusal.NOT_YOUR_TURN, game)
     try:
-        return Update(live, game.picking(click.board if click.verb is Verb.PICK else None))
+        picked = game.picking(click.board if click.verb is Verb.PICK else None)
+        return Update(live, picked, same_turn=True)
     except GameError:  # a closed board, or a forced move: the picker never offers it
         return Refuse(Refusal.INVALID, game)
 

@@ -354,8 +354,8 @@ class Table:
     ) -> None:
         """Do what was decided; `shown` is the key of the state the clicked message showed."""
         match decision:
-            case Update(old=old, new=new):  # the common case first
-                await self._update(request, door, kind, seat, old, shown, new)
+            case Update(old=old, new=new, same_turn=same_turn):  # the common case first
+                await self._update(request, door, kind, seat, old, shown, new, same_turn)
             case Refuse(reason=reason):
                 self.metrics.clicks_refused[reason].inc()
                 await self.refuse(request, door, decision, live)
@@ -401,13 +401,16 @@ class Table:
         old: Live | None,
         shown: str,
         new: State,
+        same_turn: bool = False,
     ) -> None:
         """Move the board from the state keyed `shown` to `new` and show it, in the click's
-        one answer."""
+        one answer; `same_turn`: the player's clock runs on (see policy.Update)."""
         message = request.message
         assert message is not None
         over = not isinstance(new, Challenge) and new.is_over
         idle = idle_seconds(new, self.turn_timeout)
+        if same_turn and old is not None:
+            idle = max(0.0, old.deadline - self.clock())
         key = kind.key(new)
         live = self._entry(request, kind, key, idle, message.id)
         if old is not None:  # where the game started stays where it is played; its question too

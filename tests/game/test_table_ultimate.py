@@ -223,3 +223,16 @@ async def test_a_rematch_the_bot_opens_gets_its_move(table, kind):
     assert game_of(posted).x_player == AI  # marks swapped: the bot opens
     moved = game_of(await bot_moved(table))
     assert moved.player_to_move == ALICE
+
+
+async def test_opening_boards_does_not_put_off_the_timeout(table):
+    card, message_id = await start(table)
+    seat = seat_of(CHANNEL, game_of(card).players)
+    deadline = table.store.get(seat).deadline
+    table.clock.now += 100
+    ((_, opened),) = await click(table, ALICE, card, message_id, enabled(card, "p")[2])
+    assert table.store.get(seat).deadline == deadline
+    back = codec.control_id(codec.key(game_of(opened)), Verb.BACK)
+    table.clock.now += 100
+    await click(table, ALICE, opened, message_id, back, token="tok3")
+    assert table.store.get(seat).deadline == deadline
