@@ -28,6 +28,7 @@ from bot.ops.metrics import Metrics
 from bot.records.api import RecordsError
 from bot.ui import (
     DIFFICULTY_CHOICES,
+    VARIANT_CHOICES,
     apologise,
     card_view,
     show_modal,
@@ -83,6 +84,7 @@ class SettingsCog(commands.Cog, name="Settings"):
     @app_commands.describe(
         games_per_channel=locale_str("How many games can run at once in one channel"),
         difficulty=locale_str("My level in /tictactoe when the player names none"),
+        variant=locale_str("The board /tictactoe starts when the player names none"),
         turn_timeout=locale_str("How long a player has for each move"),
         x_emoji=locale_str("The emoji shown for X: one of this server's, or a standard one"),
         o_emoji=locale_str("The emoji shown for O: one of this server's, or a standard one"),
@@ -92,6 +94,7 @@ class SettingsCog(commands.Cog, name="Settings"):
     )
     @app_commands.choices(
         difficulty=DIFFICULTY_CHOICES,
+        variant=VARIANT_CHOICES,
     )
     @app_commands.choices(
         # Written out for the catalogs; a test keeps the values those of bot/core/server.py.
@@ -121,6 +124,7 @@ class SettingsCog(commands.Cog, name="Settings"):
         games_per_channel: app_commands.Range[int, MIN_GAMES_PER_CHANNEL, MAX_GAMES_PER_CHANNEL]
         | None = None,
         difficulty: Literal["easy", "medium", "hard", "impossible"] | None = None,
+        variant: Literal["classic", "ultimate"] | None = None,
         turn_timeout: int | None = None,
         x_emoji: app_commands.Range[str, 1, 100] | None = None,
         o_emoji: app_commands.Range[str, 1, 100] | None = None,
@@ -138,6 +142,7 @@ class SettingsCog(commands.Cog, name="Settings"):
         given: dict[str, Any] = {
             parse.GAMES_PER_CHANNEL: games_per_channel,
             parse.DIFFICULTY: difficulty,
+            parse.VARIANT: variant,
             parse.TURN_TIMEOUT: turn_timeout,
             parse.X_EMOJI: None if x_emoji is None else parse.parse_emoji(x_emoji, emoji),
             parse.O_EMOJI: None if o_emoji is None else parse.parse_emoji(o_emoji, emoji),

@@ -20,6 +20,7 @@ from bot.core.server import (
     MAX_GAMES_PER_CHANNEL,
     MIN_GAMES_PER_CHANNEL,
     TURN_TIMEOUT_CHOICES,
+    VARIANT_CHOICES,
     Mark,
     ServerSettings,
     SettingError,
@@ -29,11 +30,20 @@ from bot.core.server import (
 # and the metric's label: one spelling everywhere.
 GAMES_PER_CHANNEL = "games_per_channel"
 DIFFICULTY = "difficulty"
+VARIANT = "variant"
 TURN_TIMEOUT = "turn_timeout"
 X_EMOJI = "x_emoji"
 O_EMOJI = "o_emoji"
 CHALLENGE_COOLDOWN = "challenge_cooldown"
-SETTINGS = (GAMES_PER_CHANNEL, DIFFICULTY, TURN_TIMEOUT, X_EMOJI, O_EMOJI, CHALLENGE_COOLDOWN)
+SETTINGS = (
+    GAMES_PER_CHANNEL,
+    DIFFICULTY,
+    VARIANT,
+    TURN_TIMEOUT,
+    X_EMOJI,
+    O_EMOJI,
+    CHALLENGE_COOLDOWN,
+)
 EMOJI_SETTINGS = (X_EMOJI, O_EMOJI)
 
 # A custom emoji as message text writes it: <:name:id>, or <a:name:id> when animated.
@@ -133,6 +143,8 @@ def parse_choice(setting: str, value: str) -> Any:
     offer: a forged or outdated click)."""
     if setting == DIFFICULTY:
         return value if value in DIFFICULTY_CHOICES else Problem.NOT_A_CHOICE
+    if setting == VARIANT:
+        return value if value in VARIANT_CHOICES else Problem.NOT_A_CHOICE
     if setting == TURN_TIMEOUT and value == DEFAULT_CHOICE:
         return None
     choices = {TURN_TIMEOUT: TURN_TIMEOUT_CHOICES, CHALLENGE_COOLDOWN: CHALLENGE_COOLDOWN_CHOICES}

@@ -19,6 +19,7 @@ from bot.core.server import (
     MAX_GAMES_PER_CHANNEL,
     MIN_GAMES_PER_CHANNEL,
     TURN_TIMEOUT_CHOICES,
+    VARIANT_CHOICES,
     Mark,
     ServerSettings,
 )
@@ -30,6 +31,7 @@ from bot.guilds.parse import (
     O_EMOJI,
     SETTINGS,
     TURN_TIMEOUT,
+    VARIANT,
     X_EMOJI,
     Problem,
     Refused,
@@ -55,7 +57,7 @@ VALUE_INPUT = "value"  # the modals' one text field
 _ACTIONS = (EDIT, RESET, MODAL)
 # The settings changed through a modal (typed), and those through a select (chosen).
 TYPED = (GAMES_PER_CHANNEL, X_EMOJI, O_EMOJI)
-CHOSEN = (DIFFICULTY, TURN_TIMEOUT, CHALLENGE_COOLDOWN)
+CHOSEN = (DIFFICULTY, VARIANT, TURN_TIMEOUT, CHALLENGE_COOLDOWN)
 
 
 class SettingsClick(NamedTuple):
@@ -84,6 +86,7 @@ def parse_control(custom_id: str) -> SettingsClick | None:
 _NAMES = {
     GAMES_PER_CHANNEL: N_("Games per channel"),
     DIFFICULTY: N_("Difficulty"),
+    VARIANT: N_("Variant"),
     TURN_TIMEOUT: N_("Turn timeout"),
     X_EMOJI: N_("X shows"),
     O_EMOJI: N_("O shows"),
@@ -92,6 +95,7 @@ _NAMES = {
 _EXPLAINED = {
     GAMES_PER_CHANNEL: N_("How many games can run at once in one channel."),
     DIFFICULTY: N_("How well I play in /tictactoe when the player names no level."),
+    VARIANT: N_("Which board /tictactoe starts when the player names none."),
     TURN_TIMEOUT: N_("How long a player has for each move before the game ends."),
     X_EMOJI: N_("The emoji the board shows for X: one of this server's, or a standard one."),
     O_EMOJI: N_("The emoji the board shows for O: one of this server's, or a standard one."),
@@ -99,6 +103,13 @@ _EXPLAINED = {
         "How long someone whose challenge was declined or expired waits to challenge again."
     ),
 }
+
+
+_VARIANT_NAMES = {"classic": N_("Classic"), "ultimate": N_("Ultimate Tic-Tac-Toe")}
+
+
+def variant_name(variant: str, _: Any) -> str:
+    return str(_(_VARIANT_NAMES[variant]))
 
 
 def duration(seconds: int, tr: gettext.NullTranslations) -> str:
@@ -126,6 +137,8 @@ def value_text(
         return str(value)
     if setting == DIFFICULTY:
         return difficulty_name(value, _)
+    if setting == VARIANT:
+        return variant_name(value, _)
     if setting == TURN_TIMEOUT:
         if value in (None, default_timeout):
             return _("{duration} (the default)").format(duration=duration(default_timeout, tr))
@@ -174,6 +187,11 @@ def _select(
         options = [
             SelectOption(difficulty_name(level, _), level, level == current)
             for level in DIFFICULTY_CHOICES
+        ]
+    elif setting == VARIANT:
+        options = [
+            SelectOption(variant_name(variant, _), variant, variant == current)
+            for variant in VARIANT_CHOICES
         ]
     elif setting == TURN_TIMEOUT:
         # One entry per length: the default's entry stands for its length, chosen or not.

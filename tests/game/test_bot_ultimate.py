@@ -9,6 +9,7 @@ import pytest
 from bot_helpers import buttons, heading, text
 
 from bot.app import TicTacToeBot
+from bot.core.server import ServerSettings
 from bot.kinds.ultimate import codec
 from fake_discord import as_json, reading
 
@@ -99,3 +100,14 @@ async def test_the_workers_stop_with_the_bot(world):
     assert bot.thinkers.pids  # a worker thought the bot's opening move
     await bot.thinkers.close()
     assert not bot.thinkers.pids
+
+
+async def test_a_server_whose_default_is_ultimate_starts_it_when_no_variant_is_named(world):
+    env, channel, alice = world.env, world.channel, world.alice
+    env.bot.server_settings.put(
+        world.guild.id, ServerSettings(games_per_channel=2, variant="ultimate")
+    )
+    await alice.slash(channel, "tictactoe")
+    assert "Ultimate Tic-Tac-Toe" in heading(channel.last_message)
+    await world.bob.slash(channel, "tictactoe", variant="classic")  # named: the classic board
+    assert heading(channel.last_message).startswith("## Tic-Tac-Toe")

@@ -28,7 +28,7 @@ from fake_discord import walk
 NOT_ALLOWED = "Only members with the Manage Server permission can change these settings."
 NOT_SAVED = "Could not save the settings: the database is not answering. Try again."
 NO_DATABASE = "Server settings need a database, and this bot runs without one."
-SELECTS = {"difficulty", "turn_timeout", "challenge_cooldown"}
+SELECTS = {"difficulty", "variant", "turn_timeout", "challenge_cooldown"}
 
 
 def make_settings_bot(storage: Storage | None) -> TicTacToeBot:
@@ -136,6 +136,7 @@ async def test_the_command_is_registered_for_servers_and_their_managers(world, d
     assert list(options) == [
         "games_per_channel",
         "difficulty",
+        "variant",
         "turn_timeout",
         "x_emoji",
         "o_emoji",
@@ -164,6 +165,7 @@ async def test_the_card_shows_every_setting_at_its_default(world, admin, discord
     assert card_lines(card) == {
         "Games per channel": "1",
         "Difficulty": "Impossible",
+        "Variant": "Classic",
         "Turn timeout": "10 minutes (the default)",
         "X shows": "the letter X",
         "O shows": "the letter O",
@@ -174,6 +176,7 @@ async def test_the_card_shows_every_setting_at_its_default(world, admin, discord
         [
             "set:games_per_channel:edit",
             "set:difficulty",
+            "set:variant",
             "set:turn_timeout",
             "set:x_emoji:edit",
             "set:o_emoji:edit",
@@ -218,6 +221,9 @@ async def test_an_admin_changes_each_setting_on_the_card(world, admin, storage, 
     assert notice(card) == "✅ Difficulty: Impossible → Hard"
     assert card_lines(card)["Difficulty"] == "Hard"
 
+    card = (await admin.select(card, ["ultimate"], custom_id="set:variant")).response.message
+    assert notice(card) == "✅ Variant: Classic → Ultimate Tic-Tac-Toe"
+
     card = (await admin.select(card, ["120"], custom_id="set:turn_timeout")).response.message
     assert notice(card) == "✅ Turn timeout: 10 minutes (the default) → 2 minutes"
 
@@ -240,10 +246,12 @@ async def test_an_admin_changes_each_setting_on_the_card(world, admin, storage, 
         x_emoji=Mark("party", party.id),
         o_emoji=Mark("🔥"),
         challenge_cooldown=300,
+        variant="ultimate",
     )
     assert card_lines(card) == {
         "Games per channel": "4",
         "Difficulty": "Hard",
+        "Variant": "Ultimate Tic-Tac-Toe",
         "Turn timeout": "2 minutes",
         "X shows": f"<:party:{party.id}>",
         "O shows": "🔥",

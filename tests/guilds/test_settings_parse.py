@@ -146,7 +146,7 @@ def test_every_control_reads_back_and_nothing_else_does():
             else section.controls
         )
     ]
-    assert len(ids) == 9  # 3 selects, 3 Change, 3 resets (every typed setting is set)
+    assert len(ids) == 10  # 4 selects, 3 Change, 3 resets (every typed setting is set)
     assert all(view.parse_control(custom_id) is not None for custom_id in ids)
     for setting in ("games_per_channel", "x_emoji", "o_emoji"):
         modal = view.render_modal(setting, FULLEST, None)

@@ -353,6 +353,8 @@ server_settings = Table(
     *_mark_columns("o"),
     Column("challenge_cooldown", Integer, nullable=False),  # seconds; 0 is off
     Column("updated_at", Double, nullable=False),  # unix seconds
+    # /tictactoe's kind of board when the player names none (bot.core.server.VARIANT_CHOICES)
+    Column("variant", String(16), server_default=text("'classic'"), nullable=False),
 )
 
 

@@ -67,6 +67,7 @@ def settings_row(guild_id: int, settings: ServerSettings, now: float) -> dict[st
         **_mark_row("o", settings.o_emoji),
         "challenge_cooldown": settings.challenge_cooldown,
         "updated_at": now,
+        "variant": settings.variant,
     }
 
 
@@ -79,6 +80,7 @@ def settings_of(row: Mapping[Any, Any]) -> ServerSettings:
         x_emoji=_mark_of(row, "x"),
         o_emoji=_mark_of(row, "o"),
         challenge_cooldown=row["challenge_cooldown"],
+        variant=row["variant"],
     )
 
 
