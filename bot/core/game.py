@@ -59,6 +59,23 @@ LINE_CELLS: tuple[tuple[int, int, int], ...] = tuple(
 PAIRING = re.compile(r"[0-9A-Za-z.]{1,16}")
 
 
+def check_players(
+    x_player: int, o_player: int, difficulty: str | None, pairing: str | None
+) -> None:
+    """GameError unless these can play one game (of any kind): two ids, the level set exactly
+    when the bot plays, a tournament's pairing between two people."""
+    if not (0 <= x_player <= MAX_SNOWFLAKE and 0 <= o_player <= MAX_SNOWFLAKE):
+        raise GameError("a player id is out of range")
+    if x_player == o_player:
+        raise GameError("a player cannot play both marks")
+    if (difficulty is None) == (AI in (x_player, o_player)):
+        raise GameError("a difficulty is set exactly when the bot plays")
+    if difficulty is not None and difficulty not in ttt.DIFFICULTIES:
+        raise GameError(f"unknown difficulty {difficulty!r}")
+    if pairing is not None:
+        check_pairing(pairing, difficulty)
+
+
 def check_pairing(pairing: str, difficulty: str | None) -> None:
     """GameError unless a game may carry this pairing: a tournament game is between people."""
     if not PAIRING.fullmatch(pairing):
@@ -93,17 +110,7 @@ class Game:
     is_over: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        x_player, o_player = self.x_player, self.o_player
-        if not (0 <= x_player <= MAX_SNOWFLAKE and 0 <= o_player <= MAX_SNOWFLAKE):
-            raise GameError("a player id is out of range")
-        if x_player == o_player:
-            raise GameError("a player cannot play both marks")
-        if (self.difficulty is None) == (AI in (x_player, o_player)):
-            raise GameError("a difficulty is set exactly when the bot plays")
-        if self.difficulty is not None and self.difficulty not in ttt.DIFFICULTIES:
-            raise GameError(f"unknown difficulty {self.difficulty!r}")
-        if self.pairing is not None:
-            check_pairing(self.pairing, self.difficulty)
+        check_players(self.x_player, self.o_player, self.difficulty, self.pairing)
         if self.moves is not None:
             # A move list that plays out is legal by construction: it only has to match.
             position = _position_of_moves(self.moves)

@@ -14,11 +14,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
-from bot.core.game import AI, MAX_SNOWFLAKE, Ending, GameError, check_pairing
+from bot.core.game import AI, Ending, GameError, check_players
 from bot.core.server import DEFAULT_LOOK, Look
 from bot.i18n import SOURCE_LOCALE
 from tictactoe import ultimate
-from tictactoe.solver import DIFFICULTIES
 
 ULTIMATE = "ultimate"  # the kind's name: records, settings and metrics say it
 DRAWN = "draw"  # a small board full without a line
@@ -47,17 +46,7 @@ class UltimateGame:
     is_over: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        x_player, o_player = self.x_player, self.o_player
-        if not (0 <= x_player <= MAX_SNOWFLAKE and 0 <= o_player <= MAX_SNOWFLAKE):
-            raise GameError("a player id is out of range")
-        if x_player == o_player:
-            raise GameError("a player cannot play both marks")
-        if (self.difficulty is None) == (AI in (x_player, o_player)):
-            raise GameError("a difficulty is set exactly when the bot plays")
-        if self.difficulty is not None and self.difficulty not in DIFFICULTIES:
-            raise GameError(f"unknown difficulty {self.difficulty!r}")
-        if self.pairing is not None:
-            check_pairing(self.pairing, self.difficulty)
+        check_players(self.x_player, self.o_player, self.difficulty, self.pairing)
         over_on_board = ultimate.terminal(self.position)
         if self.ending is not None and over_on_board:
             raise GameError("a game that ended on the board cannot also be resigned or expired")

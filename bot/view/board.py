@@ -13,7 +13,7 @@ import tictactoe as ttt
 from bot.core import codec
 from bot.core.codec import Verb
 from bot.core.finished import expired_winner
-from bot.core.game import AI, Challenge, Ending, Game, Rows
+from bot.core.game import AI, AnyGame, Challenge, Ending, Game, Rows
 from bot.core.server import Look, Mark
 from bot.i18n import translations
 from bot.view.cards import BLURPLE, GREEN, GREY, RED, ButtonSpec, Card, Cells, Style
@@ -152,6 +152,18 @@ def result_line(
         if deadline is None:
             return turn
         return _("{turn} Time runs out <t:{deadline}:R>.").format(turn=turn, deadline=deadline)
+    ended = ending_line(game, bot_id, _)
+    if ended is not None:
+        return ended
+    winner = game.winner_id
+    if winner is not None:
+        winner_name = mention(winner, bot_id, _)
+        return _("🏆 **{winner} wins** with three in a row!").format(winner=winner_name)
+    return _("🤝 **Draw:** nobody can win any more.")
+
+
+def ending_line(game: AnyGame, bot_id: int, _: Translate) -> str | None:
+    """How a game of any kind ended off the board (a timeout, a resignation); None otherwise."""
     if game.ending is Ending.EXPIRED:
         late = mention(game.player_to_move, bot_id, _)
         timed_out_winner = expired_winner(game)
@@ -166,10 +178,7 @@ def result_line(
         return _("🏳️ {loser} resigned: **{winner} wins.**").format(
             loser=mention(loser, bot_id, _), winner=mention(winner, bot_id, _)
         )
-    if winner is not None:
-        winner_name = mention(winner, bot_id, _)
-        return _("🏆 **{winner} wins** with three in a row!").format(winner=winner_name)
-    return _("🤝 **Draw:** nobody can win any more.")
+    return None
 
 
 def _cells(game: Game, key: str) -> Cells:

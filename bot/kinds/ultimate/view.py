@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from bot.core.codec import Verb
 from bot.core.finished import expired_winner
-from bot.core.game import AI, Challenge, Ending
+from bot.core.game import AI, Challenge
 from bot.core.ultimate_game import DRAWN, UltimateGame
 from bot.i18n import translations
 from bot.kinds.ultimate import codec, picture
@@ -159,20 +159,10 @@ def _where(game: UltimateGame, _: Translate) -> str:
 
 
 def result_line(game: UltimateGame, bot_id: int, _: Translate) -> str:
-    if game.ending is Ending.EXPIRED:
-        late = mention(game.player_to_move, bot_id, _)
-        timed_out_winner = expired_winner(game)
-        if timed_out_winner is None:
-            return _("⏱️ {player} ran out of time: the game is over.").format(player=late)
-        return _("⏱️ {player} ran out of time: **{winner} wins.**").format(
-            player=late, winner=mention(game.player_of(timed_out_winner), bot_id, _)
-        )
+    ended = board.ending_line(game, bot_id, _)
+    if ended is not None:
+        return ended
     winner = game.winner_id
-    if winner is not None and game.ending is not None:
-        loser = game.x_player if game.ending is Ending.X_RESIGNED else game.o_player
-        return _("🏳️ {loser} resigned: **{winner} wins.**").format(
-            loser=mention(loser, bot_id, _), winner=mention(winner, bot_id, _)
-        )
     if winner is not None:
         return _("🏆 **{winner} wins** with three boards in a row!").format(
             winner=mention(winner, bot_id, _)
