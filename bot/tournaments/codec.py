@@ -1,0 +1,85 @@
+"""The custom_ids of the tournaments' buttons: "tour1:" then a verb, the tournament's id in
+base 62 and, for a standings page, its number ("tour1:t.1Az.2"). Everything a click needs
+travels in it, so a button works the same after a restart. Pure: no Discord.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import string
+from typing import NamedTuple
+
+PREFIX = "tour1:"
+MAX_CUSTOM_ID = 100  # Discord's limit
+_DIGITS = string.digits + string.ascii_uppercase + string.ascii_lowercase
+_VALUE = {digit: value for value, digit in enumerate(_DIGITS)}
+
+
+class Verb(enum.StrEnum):
+    JOIN = "j"
+    LEAVE = "l"
+    START = "s"
+    CANCEL = "c"
+    STANDINGS = "t"
+    WITHDRAW = "w"  # asks first
+    WITHDRAW_CONFIRM = "wy"
+    WITHDRAW_KEEP = "wn"
+
+
+_PATTERN = re.compile(
+    rf"{re.escape(PREFIX)}(?P<verb>{'|'.join(v.value for v in Verb)})"
+    r"\.(?P<id>[0-9A-Za-z]{1,40})(?:\.(?P<page>[0-9]{1,4}))?"
+)
+
+
+class TourClick(NamedTuple):
+    verb: Verb
+    tournament_id: int
+    page: int = 0  # the standings page; 0 for every other verb
+
+
+def base62(number: int) -> str:
+    """A non-negative int in base 62 (digits, then A-Z, then a-z)."""
+    if number < 0:
+        raise ValueError("base 62 is for non-negative numbers")
+    digits = []
+    while True:
+        number, digit = divmod(number, 62)
+        digits.append(_DIGITS[digit])
+        if not number:
+            return "".join(reversed(digits))
+
+
+def from_base62(text: str) -> int:
+    """The int `base62` wrote; ValueError on anything else (a leading zero included)."""
+    if not text or (len(text) > 1 and text[0] == "0") or any(c not in _VALUE for c in text):
+        raise ValueError(f"not a base 62 number: {text!r}")
+    number = 0
+    for char in text:
+        number = number * 62 + _VALUE[char]
+    return number
+
+
+def custom_id(verb: Verb, tournament_id: int, page: int = 0) -> str:
+    text = f"{PREFIX}{verb.value}.{base62(tournament_id)}"
+    if page:
+        text += f".{page}"
+    if len(text) > MAX_CUSTOM_ID or not _PATTERN.fullmatch(text):
+        raise ValueError(f"no custom_id for {verb!r}, {tournament_id}, page {page}")
+    return text
+
+
+def parse(text: str) -> TourClick | None:
+    """The click a custom_id carries; None if it is not one of ours as `custom_id` writes them."""
+    match = _PATTERN.fullmatch(text)
+    if match is None:
+        return None
+    try:
+        tournament_id = from_base62(match["id"])
+    except ValueError:
+        return None
+    page = int(match["page"]) if match["page"] else 0
+    if custom_id(Verb(match["verb"]), tournament_id, page) != text:
+        return None  # one click, one spelling (no ".0" pages, no leading zeros)
+    return TourClick(Verb(match["verb"]), tournament_id, page)
