@@ -3,40 +3,31 @@
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from functools import lru_cache
 from typing import NamedTuple
 
 import tictactoe as ttt
+from bot.core.players import (
+    AI,
+    DELETED_PLAYER,
+    DELETED_PLAYERS,
+    MAX_SNOWFLAKE,
+    PAIRING,
+    Ending,
+    GameError,
+    check_pairing,
+    check_players,
+)
 from bot.core.server import DEFAULT_LOOK, VARIANT_CHOICES, Look
+from bot.core.ultimate_game import ULTIMATE, UltimateGame
 from bot.i18n import SOURCE_LOCALE
-
-AI = 0  # the player id that stands for the bot itself
-# The ids that stand for players who deleted their data, in a recorded game rebuilt for its
-# review (the second when both did). No Discord user has them: snowflakes start far higher.
-DELETED_PLAYER = 1
-DELETED_PLAYERS = frozenset({DELETED_PLAYER, DELETED_PLAYER + 1})
-MAX_SNOWFLAKE = 2**64 - 1
 
 Cell = str | None
 Row = tuple[Cell, Cell, Cell]
 Rows = tuple[Row, Row, Row]
 EMPTY_BOARD: Rows = ((None, None, None), (None, None, None), (None, None, None))
-
-
-class GameError(ValueError):
-    """A value that would be an illegal game, or a move the game's state does not allow."""
-
-
-class Ending(StrEnum):
-    """How a game ended other than on the board."""
-
-    X_RESIGNED = "x"
-    O_RESIGNED = "o"
-    EXPIRED = "t"
 
 
 def cell_index(action: ttt.Action) -> int:
@@ -53,35 +44,6 @@ def cell_action(index: int) -> ttt.Action:
 LINE_CELLS: tuple[tuple[int, int, int], ...] = tuple(
     (a[0] * 3 + a[1], b[0] * 3 + b[1], c[0] * 3 + c[1]) for a, b, c in ttt.LINES
 )
-
-
-# A tournament game's pairing as its buttons carry it: short, and no separator of a custom_id.
-PAIRING = re.compile(r"[0-9A-Za-z.]{1,16}")
-
-
-def check_players(
-    x_player: int, o_player: int, difficulty: str | None, pairing: str | None
-) -> None:
-    """GameError unless these can play one game (of any kind): two ids, the level set exactly
-    when the bot plays, a tournament's pairing between two people."""
-    if not (0 <= x_player <= MAX_SNOWFLAKE and 0 <= o_player <= MAX_SNOWFLAKE):
-        raise GameError("a player id is out of range")
-    if x_player == o_player:
-        raise GameError("a player cannot play both marks")
-    if (difficulty is None) == (AI in (x_player, o_player)):
-        raise GameError("a difficulty is set exactly when the bot plays")
-    if difficulty is not None and difficulty not in ttt.DIFFICULTIES:
-        raise GameError(f"unknown difficulty {difficulty!r}")
-    if pairing is not None:
-        check_pairing(pairing, difficulty)
-
-
-def check_pairing(pairing: str, difficulty: str | None) -> None:
-    """GameError unless a game may carry this pairing: a tournament game is between people."""
-    if not PAIRING.fullmatch(pairing):
-        raise GameError(f"not a pairing: {pairing!r}")
-    if difficulty is not None:
-        raise GameError("a tournament game is between two people")
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,9 +271,6 @@ class Challenge:
         return Game(x_player, o_player, moves=(), locale=self.locale, look=self.look)
 
 
-# Below the classes it needs: the ultimate game is built on this module's names.
-from bot.core.ultimate_game import ULTIMATE, UltimateGame  # noqa: E402
-
 AnyGame = Game | UltimateGame
 State = Game | UltimateGame | Challenge
 
@@ -404,3 +363,21 @@ def _complete(flat: Sequence[Cell], line: tuple[int, int, int]) -> bool:
 
 
 _EMPTY_POSITION = _position(EMPTY_BOARD)
+
+
+__all__ = [
+    "AI",
+    "DELETED_PLAYER",
+    "DELETED_PLAYERS",
+    "MAX_SNOWFLAKE",
+    "PAIRING",
+    "AnyGame",
+    "Challenge",
+    "Ending",
+    "Game",
+    "GameError",
+    "State",
+    "UltimateGame",
+    "check_pairing",
+    "check_players",
+]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
-from bot.core.game import AI, Ending, GameError, check_players
+from bot.core.players import AI, Ending, GameError, check_players
 from bot.core.server import DEFAULT_LOOK, Look
 from bot.i18n import SOURCE_LOCALE
 from tictactoe import ultimate
