@@ -17,7 +17,7 @@ from bot.core.codec import Click, Verb
 from bot.core.game import Challenge, Game, State
 from bot.core.server import Look
 from bot.core.ultimate_game import ULTIMATE, UltimateGame
-from bot.kinds.ultimate import codec, teaching, view
+from bot.kinds.ultimate import codec, drawing, teaching, view
 from bot.kinds.ultimate.thinking import Thinkers, ThinkingFailed
 from bot.view.cards import Card, Reply
 from tictactoe import ultimate
@@ -117,8 +117,9 @@ class Ultimate:
         level = game.difficulty
         seeded = random.Random(rng.getrandbits(64))
         try:
-            action = await self.thinkers.think(
-                ultimate.choose,
+            # The worker draws the position its move makes too: no drawing on the loop.
+            action, png = await self.thinkers.think(
+                drawing.reply_with_picture,
                 game.position,
                 level,
                 seeded,
@@ -127,6 +128,9 @@ class Ultimate:
         except ThinkingFailed as error:
             log.warning("The ultimate AI could not think (%s): it plays an easy move", error)
             action = ultimate.choose(game.position, "easy", seeded)
+        else:
+            after = ultimate.result(game.position, action)
+            drawing.keep(after, ultimate.terminal(after), png)
         return game.with_bot_move(action)
 
     # ------------------------------------------------------------------ view

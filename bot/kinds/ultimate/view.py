@@ -16,7 +16,7 @@ from bot.core.finished import expired_winner
 from bot.core.game import AI, Challenge
 from bot.core.ultimate_game import DRAWN, UltimateGame
 from bot.i18n import translations
-from bot.kinds.ultimate import codec, picture
+from bot.kinds.ultimate import codec, drawing
 from bot.view import board
 from bot.view.board import (
     ACCENT_NEUTRAL,
@@ -174,15 +174,8 @@ def result_line(game: UltimateGame, bot_id: int, _: Translate) -> str:
 
 
 def _picture(game: UltimateGame, bot_id: int, _: Translate) -> Picture:
-    won = game.small_winners
-    data = picture.draw(
-        game.cells,
-        won=won,
-        last=game.last_move,
-        playable=game.playable_boards,
-        winning_line=game.winning_line,
-    )
-    return Picture(PICTURE_NAME, data, _alt_text(game, won, _))
+    data = drawing.picture_of(game.position, game.is_over)
+    return Picture(PICTURE_NAME, data, _alt_text(game, game.small_winners, _))
 
 
 def _alt_text(game: UltimateGame, won: tuple[str | None, ...], _: Translate) -> str:
