@@ -60,16 +60,14 @@ if __package__ in (None, ""):
 import discord
 
 from benchmarks.lib.measure import (
-    ProcessClock,
     machine,
     median,
     other_threads_seconds,
     rss_bytes,
     thread_cpu_seconds,
 )
-from benchmarks.lib.ours import DEFAULT_LINGER_SECONDS
+from benchmarks.lib.processes import BotProcess, game_moves, quiet
 from fake_discord import FakeChannel, FakeUser, Json, find_button, is_over, mark, marks
-from fake_discord.loopback import Loopback, launch_command
 
 REPO = Path(__file__).resolve().parent.parent
 BOTS = REPO / "benchmarks" / "bots"
@@ -78,28 +76,12 @@ HOW_TO_GET = (
     "the peer is discord.py's {path}: pass --peer-example PATH (or set PEER_EXAMPLE), e.g. "
     "curl -LO https://raw.githubusercontent.com/Rapptz/discord.py/v{version}/{path}"
 )
-TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.benchmark-token"
 CHANNELS_PER_GUILD = 100
-SETTINGS = ("DISCORD_", "DATA", "GAME_", "LOG_", "SHARD_", "METRICS_")  # the bot's: not passed on
-LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
-QUIET_SECONDS = 0.1  # a process is quiet once its CPU clock moves less than QUIET_CPU in this
-QUIET_CPU = 0.0005
 
 Response = discord.InteractionResponseType
 
 
 # ---------------------------------------------------------------------------------- games
-
-
-def game_moves(rng: random.Random) -> list[int]:
-    """A random PvP game, X first: the cells played (0-8, row by row), to a win or a draw."""
-    order = rng.sample(range(9), 9)
-    board: list[str | None] = [None] * 9
-    for k, cell in enumerate(order):
-        board[cell] = "XO"[k % 2]
-        if any(board[a] == board[b] == board[c] is not None for a, b, c in LINES):
-            return order[: k + 1]
-    return order
 
 
 @dataclass
@@ -122,71 +104,19 @@ class Counts:
     errors: Counter[str] = field(default_factory=Counter)
 
 
-class Contestant:
-    """One bot process and the loopback fake Discord it is logged in to."""
+class Contestant(BotProcess):
+    """One bot process and the loopback fake Discord it is logged in to, and how it plays."""
 
     def __init__(self, name: str, kind: str, target: list[str], hide: tuple[str, ...]) -> None:
-        self.name, self.kind, self.target, self.hide = name, kind, target, hide
-        self.fake = Loopback(token=TOKEN, record=False)
-        self.process: asyncio.subprocess.Process | None = None
-        self.clock: ProcessClock | None = None
+        super().__init__(name, target, hide)
+        self.kind = kind
         self.counts = Counts()
-        self.log_path: Path | None = None
 
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
-
-    async def start(self, games: int, scratch: Path, profile: Path | None) -> None:
-        await self.fake.start()
+    async def start_for(self, games: int, scratch: Path, profile: Path | None) -> None:
+        """Started with room for `games` games (a channel each); under cProfile if `profile`."""
+        wrapper = () if profile is None else (str(BOTS / "profiled.py"), str(profile))
         guilds = -(-games // CHANNELS_PER_GUILD)
-        for g in range(guilds):
-            self.fake.create_guild(f"server {g}", channels=CHANNELS_PER_GUILD)
-        folder = scratch / self.name.replace(" ", "-")
-        folder.mkdir()
-        self.log_path = folder / "log.txt"
-        env = {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS)}
-        env.update(PYTHONPATH=str(REPO), DISCORD_TOKEN=TOKEN, DATA_DIR=str(folder / "data"))
-        target = self.target
-        if profile is not None:
-            target = [str(BOTS / "profiled.py"), str(profile), *target]
-        with self.log_path.open("wb") as log:
-            self.process = await asyncio.create_subprocess_exec(
-                *launch_command(self.fake.url, *target, hide=self.hide),
-                cwd=folder,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        self.clock = ProcessClock(self.process.pid)
-
-    async def ready(self) -> None:
-        await self.fake.wait_ready()
-
-    async def stop(self) -> int | None:
-        code = None
-        if self.process is not None and self.process.returncode is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                code = await asyncio.wait_for(self.process.wait(), 30)
-            except TimeoutError:
-                self.process.kill()
-                await self.process.wait()
-        await self.fake.close()
-        return code
-
-    def channels(self) -> list[FakeChannel]:
-        return [channel for guild in self.fake.guilds for channel in guild.channels]
-
-    def cpu(self) -> float:
-        assert self.clock is not None
-        return self.clock.seconds()
-
-    def log_lines(self) -> int:
-        assert self.log_path is not None
-        return len(self.log_path.read_bytes().splitlines())
+        await self.start(guilds, CHANNELS_PER_GUILD, scratch, wrapper=wrapper)
 
     # -- playing
 
@@ -308,22 +238,6 @@ class Result:
         return self.play_cpu / self.moves
 
 
-async def quiet(players: list[Contestant]) -> list[float]:
-    """Each process's CPU clock, once none has moved more than QUIET_CPU in QUIET_SECONDS (the
-    last answer read, the records written): the end of a phase. Ours writes a phase's last
-    games once they have lingered: that is waited out first, so that each phase's recording is
-    counted in it (the warm-up's, with its one-time work, not in the play's)."""
-    await asyncio.sleep(DEFAULT_LINGER_SECONDS)
-    last = [p.cpu() for p in players]
-    for _ in range(100):
-        await asyncio.sleep(QUIET_SECONDS)
-        now = [p.cpu() for p in players]
-        if all(b - a < QUIET_CPU for a, b in zip(last, now, strict=True)):
-            return now
-        last = now
-    return last
-
-
 async def open_all(players: list[Contestant], games: list[list[Game]]) -> None:
     """Start every game, each in turn on every player."""
     for g in range(len(games[0])):
@@ -372,7 +286,7 @@ async def run_once(
     with tempfile.TemporaryDirectory(prefix="real-process-") as folder:
         try:
             for i, player in enumerate(players):  # profile: the first player's, if given
-                await player.start(n + warmup, Path(folder), profile if i == 0 else None)
+                await player.start_for(n + warmup, Path(folder), profile if i == 0 else None)
             await asyncio.gather(*(player.ready() for player in players))
             warmup_games = deal(players, warmup, n, seed + 1)
             await open_all(players, warmup_games)
