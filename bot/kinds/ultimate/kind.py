@@ -1,6 +1,9 @@
 """Ultimate Tic-Tac-Toe as a kind the table seats: bot/core/ultimate_game.py's game, this
 package's codec and view, and an AI that thinks in worker processes.
 
+Its view, picture and teaching are imported on the first ultimate game, not with the bot: a bot
+whose servers never play one does not hold them in memory.
+
 The bot's moves, hints and reviews search for up to a second or more: each runs in a worker
 (`Thinkers`), never on the event loop, after the click has been answered (`bot_to_move`,
 `bot_reply`). A pool that fails (a worker died twice, or ran past its time) does not leave the
@@ -17,7 +20,7 @@ from bot.core.codec import Click, Verb
 from bot.core.game import Challenge, Game, State
 from bot.core.server import Look
 from bot.core.ultimate_game import ULTIMATE, UltimateGame
-from bot.kinds.ultimate import codec, drawing, teaching, view
+from bot.kinds.ultimate import codec
 from bot.kinds.ultimate.thinking import Thinkers, ThinkingFailed
 from bot.view.cards import Card, Reply
 from tictactoe import ultimate
@@ -116,6 +119,8 @@ class Ultimate:
         assert game.difficulty is not None
         level = game.difficulty
         seeded = random.Random(rng.getrandbits(64))
+        from bot.kinds.ultimate import drawing
+
         try:
             # The worker draws the position its move makes too: no drawing on the loop.
             action, png = await self.thinkers.think(
@@ -139,28 +144,42 @@ class Ultimate:
         self, state: State, bot_id: int, deadline: int | None, *, key: str | None = None
     ) -> Card:
         assert isinstance(state, UltimateGame | Challenge)
+        from bot.kinds.ultimate import view
+
         return view.render(state, bot_id, deadline, key=key)
 
     def render_retired(self, game: Game | UltimateGame, bot_id: int) -> Card:
         assert isinstance(game, UltimateGame)
+        from bot.kinds.ultimate import view
+
         return view.render_retired(game, bot_id)
 
     def render_expired(self, state: State, bot_id: int) -> Card:
         assert isinstance(state, UltimateGame | Challenge)
+        from bot.kinds.ultimate import view
+
         return view.render_expired(state, bot_id)
 
     def render_declined(self, challenge: Challenge) -> Card:
+        from bot.kinds.ultimate import view
+
         return view.render_declined(challenge)
 
     def render_private(self, card: Card, locale: str) -> Card:
+        from bot.kinds.ultimate import view
+
         return view.render_private(card, locale)
 
     async def hint(self, game: Game | UltimateGame, locale: str) -> Reply:
         assert isinstance(game, UltimateGame)
+        from bot.kinds.ultimate import teaching
+
         return await self.thinkers.think(teaching.render_hint, game, locale, budget=HINT_BUDGET)
 
     async def review(self, game: Game | UltimateGame, locale: str, bot_id: int) -> Reply:
         assert isinstance(game, UltimateGame)
+        from bot.kinds.ultimate import teaching
+
         return await self.thinkers.think(
             teaching.render_review, game, locale, bot_id, budget=REVIEW_BUDGET
         )

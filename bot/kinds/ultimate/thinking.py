@@ -33,15 +33,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 log = logging.getLogger(__name__)
+
+
+def _pools() -> ModuleType:
+    """concurrent.futures.process, imported on the first thought rather than with the bot: a
+    bot that never plays an ultimate game does not carry it (nor multiprocessing's start-up
+    machinery) in memory."""
+    import concurrent.futures.process
+
+    return concurrent.futures.process
+
 
 T = TypeVar("T")
 
@@ -134,7 +145,7 @@ class Thinkers:
             raise ValueError("a pool needs at least one worker")
         self.margin = margin
         self.start_timeout = start_timeout
-        self._context = multiprocessing.get_context("spawn")
+        self._context: Any = None  # multiprocessing's "spawn" context, on the first worker
         self._slots = asyncio.Semaphore(self.workers)
         self._idle: list[_Worker] = []
         self._live: set[_Worker] = set()
@@ -160,12 +171,12 @@ class Thinkers:
                 worker = await self._worker()
                 try:
                     future = loop.run_in_executor(worker.executor, fn, *args)
-                except BrokenProcessPool:  # it died while idle: not this call's death
+                except _pools().BrokenProcessPool:  # it died while idle: not this call's death
                     self._retire(worker)
                     continue
                 try:
                     result = await self._outcome(future, budget + self.margin)
-                except BrokenProcessPool as error:
+                except _pools().BrokenProcessPool as error:
                     self._retire(worker)
                     self._check_open()
                     if died:
@@ -205,7 +216,11 @@ class Thinkers:
         return await self._start()
 
     async def _start(self) -> _Worker:
-        executor = ProcessPoolExecutor(max_workers=1, mp_context=self._context)
+        if self._context is None:
+            import multiprocessing
+
+            self._context = multiprocessing.get_context("spawn")
+        executor = _pools().ProcessPoolExecutor(max_workers=1, mp_context=self._context)
         try:
             # The first call starts the process, and tells its pid (which the executor keeps
             # to itself).
@@ -215,7 +230,7 @@ class Thinkers:
             # Not reaped: a process that never starts cannot be told to stop.
             executor.shutdown(wait=False, cancel_futures=True)
             raise ThinkingFailed("a worker did not start in time") from error
-        except BrokenProcessPool as error:
+        except _pools().BrokenProcessPool as error:
             self._retiring_task(executor)
             raise ThinkingFailed("a worker died as it started") from error
         except BaseException:
@@ -237,7 +252,7 @@ class Thinkers:
             future.cancel()
             raise _PastLimit
         if future.cancelled():  # by the executor's shutdown, as its worker was retired
-            raise BrokenProcessPool("the call's worker was retired")
+            raise _pools().BrokenProcessPool("the call's worker was retired")
         return future.result()
 
     def _release(self, worker: _Worker) -> None:
