@@ -357,6 +357,7 @@ async def test_options_set_values_directly(world, admin, storage, discord_rules)
         "settings",
         games_per_channel=3,
         difficulty="medium",
+        variant="ultimate",
         turn_timeout=840,
         x_emoji=f"<:party:{party.id}>",
         o_emoji="🌙",
@@ -366,12 +367,15 @@ async def test_options_set_values_directly(world, admin, storage, discord_rules)
     assert result.response.content.splitlines() == [
         "✅ Games per channel: 1 → 3",
         "✅ Difficulty: Impossible → Medium",
+        "✅ Variant: Classic → Ultimate Tic-Tac-Toe",
         "✅ Turn timeout: 10 minutes (the default) → 14 minutes",
         f"✅ X shows: the letter X → <:party:{party.id}>",
         "✅ O shows: the letter O → 🌙",
         "✅ Challenge cooldown: Off → 1 hour",
     ]
-    expected = ServerSettings(3, "medium", 840, Mark("party", party.id), Mark("🌙"), 3600)
+    expected = ServerSettings(
+        3, "medium", 840, Mark("party", party.id), Mark("🌙"), 3600, variant="ultimate"
+    )
     assert in_memory(world) == expected
     assert await storage.load_settings(world.guild.id) == expected
 

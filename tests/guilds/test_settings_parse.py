@@ -104,6 +104,10 @@ def test_games_per_channel_as_typed(typed, expected):
     [
         ("difficulty", "hard", "hard"),
         ("difficulty", "godlike", Problem.NOT_A_CHOICE),
+        ("variant", "ultimate", "ultimate"),
+        ("variant", "classic", "classic"),
+        ("variant", "hexagonal", Problem.NOT_A_CHOICE),  # a forged value
+        ("variant", "Ultimate", Problem.NOT_A_CHOICE),
         ("turn_timeout", "default", None),
         ("turn_timeout", "840", 840),
         ("turn_timeout", "45", Problem.NOT_A_CHOICE),
@@ -171,6 +175,7 @@ FULLEST = ServerSettings(
     x_emoji=Mark("a" * 32, 2**63 - 1, animated=True),
     o_emoji=Mark("👨‍👩‍👧‍👦"),
     challenge_cooldown=3600,
+    variant="ultimate",
 )
 
 

@@ -1,8 +1,10 @@
 """Server settings in the records database, on SQLite and PostgreSQL: every field comes back as
 saved, saving again replaces, deleting forgets, many servers load in a few queries, migration
-0004 adds and removes the table, and a database that fails says so with RecordsError."""
+0004 adds and removes the table, 0008 makes the servers saved before it classic, and a database
+that fails says so with RecordsError."""
 
 import logging
+from dataclasses import replace
 
 import pytest
 from alembic import command
@@ -22,6 +24,7 @@ EVERY_FIELD = ServerSettings(
     x_emoji=Mark("party_parrot", 1_234_567_890_123_456_789, animated=True),
     o_emoji=Mark("\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"),  # a family
     challenge_cooldown=3600,
+    variant="ultimate",
 )
 CUSTOM_BOTH = ServerSettings(
     x_emoji=Mark("cross", 2**63 - 1), o_emoji=Mark("nought", 1), challenge_cooldown=30
@@ -95,22 +98,25 @@ async def test_thousands_of_servers_load_in_a_few_queries(storage):
     assert await storage.load_many_settings([]) == {}
 
 
-async def test_a_stored_value_this_bot_does_not_offer_reads_as_the_defaults(storage, caplog):
+@pytest.mark.parametrize(
+    "stored", [{"difficulty": "godlike"}, {"variant": "hexagonal"}], ids=lambda v: str(*v)
+)
+async def test_a_stored_value_this_bot_does_not_offer_reads_as_the_defaults(
+    storage, caplog, stored
+):
     await storage.save_settings(GUILD, EVERY_FIELD)
     await storage.save_settings(OTHER_GUILD, CUSTOM_BOTH)
     await run(
         storage,
         lambda c: c.execute(
-            update(server_settings)
-            .where(server_settings.c.guild_id == GUILD)
-            .values(difficulty="godlike")
+            update(server_settings).where(server_settings.c.guild_id == GUILD).values(**stored)
         ),
     )
     with caplog.at_level(logging.WARNING):
         loaded = await storage.load_many_settings([GUILD, OTHER_GUILD])
     assert loaded == {OTHER_GUILD: CUSTOM_BOTH}
     assert f"Stored settings of server {GUILD} are not valid" in caplog.text
-    assert "godlike" in caplog.text
+    assert next(iter(stored.values())) in caplog.text
 
 
 async def test_migration_0004_adds_the_table_and_undoing_it_keeps_the_games(storage):
@@ -129,6 +135,27 @@ async def test_migration_0004_adds_the_table_and_undoing_it_keeps_the_games(stor
     assert await storage.load_settings(GUILD) is None  # undone means gone
     await storage.save_settings(GUILD, CUSTOM_BOTH)
     assert await storage.load_settings(GUILD) == CUSTOM_BOTH
+
+
+async def test_migration_0008_makes_every_server_saved_before_it_classic(storage):
+    def columns(connection):
+        return {column["name"] for column in inspect(connection).get_columns("server_settings")}
+
+    await storage.save_settings(GUILD, EVERY_FIELD)
+    await run(storage, lambda c: command.downgrade(alembic_config(c), "0007"))
+    assert "variant" not in await run(storage, columns)
+    # The server's other settings stay through the undoing and the redoing.
+    assert (
+        await run(
+            storage, lambda c: c.execute(text("SELECT count(*) FROM server_settings")).scalar()
+        )
+        == 1
+    )
+    await run(storage, lambda c: command.upgrade(alembic_config(c), "head"))
+    assert "variant" in await run(storage, columns)
+    assert await storage.load_settings(GUILD) == replace(EVERY_FIELD, variant="classic")
+    await storage.save_settings(GUILD, EVERY_FIELD)
+    assert await storage.load_settings(GUILD) == EVERY_FIELD
 
 
 async def test_a_database_that_fails_raises_records_error(tmp_path):
