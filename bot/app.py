@@ -37,7 +37,10 @@ from bot.ops.status_server import StatusServer
 from bot.puzzles.cog import PuzzleCog
 from bot.records.api import GameWriter, Records
 from bot.records.cog import RecordsCog
+from bot.records.sql.storage import Storage
 from bot.settings import Settings
+from bot.tournaments.cog import TournamentsCog
+from bot.tournaments.store import TournamentStore
 from bot.ui import Routes, release
 from bot.view.words import command_mention
 
@@ -160,8 +163,13 @@ class TicTacToeBot(commands.AutoShardedBot):
         )
         if self.records is not None:  # each server's settings, loaded as the server arrives
             await self.add_cog(ServerSettingsEvents(self, self.records, self.server_settings))
+        tournaments = None
+        if isinstance(self.records, Storage):  # tournaments live in the records' database
+            tournaments = TournamentsCog(self, TournamentStore(self.records), self.table)
+            await self.add_cog(tournaments)
         if self.records is not None and self.writer is not None:
-            await self.add_cog(RecordsCog(self, self.records, self.writer))
+            stats_line = None if tournaments is None else tournaments.stats_line
+            await self.add_cog(RecordsCog(self, self.records, self.writer, stats_line=stats_line))
             self.watch_recording(self.writer)
         if holds_shard_zero(self.shard_ids):
             await self.sync_commands()

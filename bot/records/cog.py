@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 import discord
@@ -53,6 +53,8 @@ FORGET_FLUSH_SECONDS = 10.0
 READ_FLUSH_SECONDS = 0.5
 
 T = TypeVar("T")
+# A line another capability adds to /stats: (player, server or None, locale) -> text or None.
+StatsLine = Callable[[int, int | None, str], Awaitable[str | None]]
 
 
 class Unavailable(Answered):
@@ -69,11 +71,14 @@ class RecordsCog(commands.Cog, name="Records"):
         writer: GameWriter,
         *,
         read_timeout: float = READ_TIMEOUT_SECONDS,
+        stats_line: StatsLine | None = None,
     ) -> None:
         self.bot = bot
         self.records = records
         self.writer = writer
         self.read_timeout = read_timeout
+        # Another capability's line under /stats (the tournaments'), given by the app.
+        self.stats_line = stats_line
         self._reads_failing = False
 
     # ------------------------------------------------------------------ recording
@@ -116,11 +121,27 @@ class RecordsCog(commands.Cog, name="Records"):
             in_server=interaction.guild_id is not None,
             with_games=target.id == interaction.user.id,
         )
+        extra = await self._extra_line(target.id, interaction.guild_id, locale)
+        if extra:
+            card = card._replace(body=f"{card.body}\n{extra}")
         await interaction.response.send_message(
             view=card_view(card),
             ephemeral=not public,
             allowed_mentions=discord.AllowedMentions.none(),
         )
+
+    async def _extra_line(self, user_id: int, guild_id: int | None, locale: str) -> str | None:
+        """The other capability's line, or None when there is none or it cannot be read in
+        time (the stats are shown without it)."""
+        if self.stats_line is None:
+            return None
+        try:
+            return await asyncio.wait_for(
+                self.stats_line(user_id, guild_id, locale), self.read_timeout / 2
+            )
+        except DATABASE_ERRORS:
+            log.warning("No tournament line for /stats of %s", user_id)
+            return None
 
     # ------------------------------------------------------------------ /leaderboard
 
