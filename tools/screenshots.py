@@ -33,6 +33,7 @@ from simcord.backend.cdn import CDN_BASE
 
 import tictactoe as ttt
 from bot.app import TicTacToeBot
+from bot.core import codec as classic_codec
 from bot.core.finished import FinishedGame, Place
 from bot.core.game import AI, Game
 from bot.core.server import PLACEHOLDER_EMOJI_NAME, Look, Mark, ServerSettings
@@ -880,6 +881,77 @@ async def ultimate_draw(world: DemoWorld) -> MemberActor:
 async def ultimate_challenge(world: DemoWorld) -> MemberActor:
     await tictactoe(world.you, world, opponent=world.friend, variant="ultimate")
     return world.friend
+
+
+# ---------------------------------------------------------------- tournaments
+
+
+async def tournament_signed_up(world: DemoWorld) -> discord.Message:
+    """You open a round-robin; you, your friend and the stranger join: the sign-up card."""
+    await world.you.slash(world.channel, "tournament create", format="round-robin", name="Friday")
+    card = world.channel.history()[-1]
+    for player in world.viewers:
+        await click_button(player, card, "join")
+        card = next(m for m in world.channel.history() if m.id == card.id)
+    return card
+
+
+async def tournament_started(world: DemoWorld) -> Any:
+    card = await tournament_signed_up(world)
+    await click_button(world.you, card, "start")
+    (thread,) = world.channel.threads
+    return thread
+
+
+def thread_board(thread: Any) -> discord.Message | None:
+    """The latest live board in the tournament's thread."""
+    messages: list[discord.Message] = thread.history()
+    return next((m for m in reversed(messages) if is_board(m) and not is_over(m)), None)
+
+
+async def play_tournament_round(world: DemoWorld, thread: Any) -> None:
+    """Its one game (three players: one game, one bye) played out, each side the first empty
+    cell."""
+    board = thread_board(thread)
+    reached(board is not None, "a board in the thread")
+    assert board is not None
+    actors = {actor.id: actor for actor in world.viewers}
+    while not is_over(board):
+        game = classic_codec.decode(cells(board)[0]["custom_id"]).state
+        assert isinstance(game, Game)
+        await click_cell_as(actors[game.player_to_move], board, first_empty(read_board(board)))
+        board = next(m for m in thread.history() if m.id == board.id)
+    await world.env.advance_time(10)  # the next round's posts wait for the channel's pace
+
+
+@state("47-tournament-signup", "/tournament create: the sign-up card, three players in")
+async def tournament_signup(world: DemoWorld) -> MemberActor:
+    await tournament_signed_up(world)
+    return world.you
+
+
+@state("48-tournament-round", "The tournament's thread: round 1's card and its board")
+async def tournament_round(world: DemoWorld) -> tuple[MemberActor, Any]:
+    thread = await tournament_started(world)
+    return world.you, thread
+
+
+@state("49-tournament-standings", "Standings, privately, after round 1")
+async def tournament_standings(world: DemoWorld) -> tuple[MemberActor, Any]:
+    thread = await tournament_started(world)
+    await play_tournament_round(world, thread)
+    card = next(m for m in reversed(thread.history()) if "Round 2" in str(as_json(m)))
+    await click_button(world.you, card, "standings")
+    return world.you, thread
+
+
+@state("50-tournament-final", "The last round played: the final standings and the podium")
+async def tournament_final(world: DemoWorld) -> tuple[MemberActor, Any]:
+    thread = await tournament_started(world)
+    for _ in range(3):
+        await play_tournament_round(world, thread)
+    reached("Congratulations" in str(as_json(thread.history()[-1])), "the final card")
+    return world.you, thread
 
 
 # ---------------------------------------------------------------- capturing
