@@ -59,7 +59,7 @@ async def test_sigterm_closes_the_bot_cleanly_with_exit_0(tmp_path):
     assert "Traceback" not in text
     # /tictactoe, /puzzle, /stats, /leaderboard, /forget-me and the member menu's "Challenge to
     # Tic-Tac-Toe"
-    assert "Synced 7 command(s) to all servers" in text
+    assert "Synced 8 command(s) to all servers" in text  # /tournament too: SQLite records
     assert "Running shards 0 of 1" in text  # as many as Discord recommends (the fake: 1)
     assert "Shard 0 connected" in text
     assert f"client_id={APP_ID}" in text
