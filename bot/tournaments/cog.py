@@ -21,8 +21,9 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.core.codec import CodecError
 from bot.core.finished import FinishedGame
-from bot.core.game import AnyGame, Game
+from bot.core.game import AnyGame, Challenge, Game
 from bot.core.server import Look
 from bot.core.ultimate_game import UltimateGame
 from bot.game.table import SeatTaken, Table
@@ -389,17 +390,26 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
                 pairing_text(b.key): b
                 for b in await self.store.unconfirmed_posts(found.tournament_id)
             }
-            watched = await self._watch_thread(found, unconfirmed)
+            watched, ended = await self._watch_thread(found, unconfirmed)
             for text, board in unconfirmed.items():
                 if text not in watched:
                     await self.store.unclaim(board.key)
+        # Games the thread shows over whose results were never written (the process died, or
+        # the database failed, between the board's last edit and the result): written now, so
+        # that their round cannot hang. A result already written changes nothing.
+        for game in ended:
+            key = pairing_key(game.pairing)
+            if key is not None:
+                await self.follow(await self.store.record_result(key, result_of_board(game)))
         await self.post_rounds(found.tournament_id)
 
     async def _watch_thread(
         self, found: StoredTournament, unconfirmed: dict[str, Board]
-    ) -> set[str]:
+    ) -> tuple[set[str], list[AnyGame]]:
         """Hold again every unfinished board of the thread's recent history; the pairings of
-        the unconfirmed ones found there (marked posted)."""
+        the unconfirmed ones found there (marked posted), and the games its boards show over."""
+        kind = next(k for k in self.table.kinds if k.name == found.variant)
+        ended: list[AnyGame] = []
         assert found.thread_id is not None
         thread = self.bot.get_channel(found.thread_id) or await self.bot.fetch_channel(
             found.thread_id
@@ -415,18 +425,27 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
                 seen.add(text)
                 await self.store.mark_posted(unconfirmed[text].key, message.id)
             changed = message.edited_at or message.created_at
-            for custom_id in ids:
-                if not custom_id.startswith(codec.PREFIX):
-                    self.table.watch_board(
-                        found.variant,
-                        custom_id,
-                        message.id,
-                        found.thread_id,
-                        found.guild_id,
-                        changed.timestamp(),
-                    )
-                    break
-        return seen
+            board_id = next((i for i in ids if not i.startswith(codec.PREFIX)), None)
+            if board_id is None:
+                continue
+            try:
+                shown = kind.decode(board_id).state
+            except CodecError:
+                continue
+            if isinstance(shown, Challenge) or shown.pairing is None:
+                continue
+            if shown.is_over:
+                ended.append(shown)
+                continue
+            self.table.watch_board(
+                found.variant,
+                board_id,
+                message.id,
+                found.thread_id,
+                found.guild_id,
+                changed.timestamp(),
+            )
+        return seen, ended
 
     # ------------------------------------------------------------------ sending
 

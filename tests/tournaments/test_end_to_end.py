@@ -261,3 +261,33 @@ async def test_a_64_player_round_is_posted_within_a_minute(world, organiser):
     assert len(first) == 32
     assert all(b.message_id is not None for b in first)
     assert len(thread.history()) == 33
+
+
+async def test_a_game_that_ended_while_its_result_was_not_written_is_counted_after_a_restart(
+    world, organiser, storage, tmp_path
+):
+    """The process stopped between a board's last edit and its result's write (a SIGKILL, or
+    the database failing then): at start-up the thread's board says the game is over, and the
+    round goes on."""
+    players = (world.alice, world.bob, world.carol)
+    actors = {a.id: a for a in players}
+    thread = await started(world, organiser, players, format="round-robin")
+    store = store_of(world.env)
+    tournament = await store.by_thread(thread.id)
+    assert tournament is not None
+    (board,) = tournament.boards[0]
+    # The result never reaches the store: the listener is gone before the last move lands.
+    world.env.bot.remove_listener(
+        world.env.bot.get_cog("Tournaments").on_game_finished, "on_game_finished"
+    )
+    await play_top_row(thread, board, actors)
+    tournament = await store.by_thread(thread.id)
+    assert tournament is not None
+    assert tournament.boards[0][0].result is None
+    await world.env.restart_bot(await new_bot(storage, tmp_path / "spool2.jsonl"))
+    await world.env.advance_time(WINDOW_SECONDS)
+    tournament = await store_of(world.env).by_thread(thread.id)
+    assert tournament is not None
+    assert tournament.boards[0][0].result is Result.X_WON
+    assert len(tournament.boards) == 2  # round 2 paired and posted
+    assert all(b.message_id is not None for b in tournament.boards[1])
