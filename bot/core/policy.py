@@ -215,7 +215,9 @@ def decide_click(
     if seen.click.verb is Verb.CONFIRM_RESIGN:
         # Pressed on the private confirmation: the board is the channel's live message.
         return _on_confirm_resign(live, user_id, seen)
-    if live is not None and live.message_id != seen.message_id:
+    # A board being posted has no id in memory yet (under a rate limit discord.py may return it
+    # seconds after players see the message): its clicks are its, by their state's key.
+    if live is not None and live.message_id is not None and live.message_id != seen.message_id:
         return Refuse(Refusal.NOT_ACTIVE, state)
     if live is None:
         if seen.has_ended:

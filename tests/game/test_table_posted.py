@@ -2,6 +2,7 @@
 token, played by clicks like any board, lapsing on time even when nobody ever clicks them (and
 after a restart, once watched again), and lost by a player who withdraws."""
 
+import asyncio
 import dataclasses
 
 import pytest
@@ -11,9 +12,11 @@ from bot.core.finished import Finish
 from bot.core.game import Ending, Game
 from bot.core.live import seat_of
 from bot.game.table import SeatTaken
+from bot.view.board import render_state
 from tests.game.test_table import (
     ALICE,
     BOB,
+    BOT,
     GUILD,
     TIMEOUT,
     FakeDoor,
@@ -117,3 +120,34 @@ def heard(table) -> list:
 
 def advance(table, seconds: float) -> None:
     table.clock.now += seconds
+
+
+async def test_a_board_is_playable_before_its_post_returns_its_id():
+    """Under a rate limit discord.py returns a message's id seconds after players see it: a
+    click on it meanwhile is a move, not "no longer active"."""
+    table = make_table()
+    editor = editor_of(table)
+    released = asyncio.Event()
+    post = editor.post_in_channel
+
+    async def slow_post(channel_id, card):
+        await released.wait()
+        return await post(channel_id, card)
+
+    editor.post_in_channel = slow_post
+    game = tournament_game()
+    posting = asyncio.ensure_future(table.post_board("classic", game, THREAD, GUILD))
+    await asyncio.sleep(0)  # the seat is held, the post not returned yet
+    live = table.store.get(seat_of(THREAD, game.players))
+    assert live is not None
+    assert live.message_id is None
+    shown = render_state(game, BOT, None)
+    cell = codec.cell_ids(live.key)[4]
+    answers = await click_in_thread(table, ALICE, shown, 9001, cell)
+    assert [what for what, _ in answers] == ["update"]
+    released.set()
+    assert await posting == 9001
+    live = table.store.get(seat_of(THREAD, game.players))
+    assert live is not None
+    assert live.message_id == 9001
+    assert live.key != codec.state_key(game)  # the move stands
