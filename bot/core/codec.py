@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import tictactoe as ttt
+from bot.core import base62
 from bot.core.game import (
     AI,
     Challenge,
@@ -67,7 +68,6 @@ _CELLS = {code: cell for cell, code in _CELL_CODES.items()}
 # is the state's own key, character for character.
 _ID = r"(?:0|[1-9][0-9]{0,19})"
 _LOCALE = r"[A-Za-z]{2}(?:-[A-Za-z0-9]{2,3})?"
-_BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _CUSTOM_MARK = re.compile(r"([ca])([1-9A-Za-z][0-9A-Za-z]{0,10})")  # base 62, no leading 0
 # A standard emoji: no `:` (the separator) nor white space, and not ASCII only (which `-` and
 # the custom marks are); mark_fits checks the same on the way in.
@@ -173,7 +173,7 @@ def state_key(state: ClassicState) -> str:
         play = "m" + "".join(map(_MOVE_CODES.__getitem__, state.moves))
     if state.pairing is not None:
         ending = "-" if state.ending is None else state.ending.value
-        players = f"{_base62(state.x_player)}:{_base62(state.o_player)}"
+        players = f"{base62.encode(state.x_player)}:{base62.encode(state.o_player)}"
         key = f"t{state.pairing}:{play}:{players}:{ending}:{state.locale}"
         return key if look is DEFAULT_LOOK else key + look_suffix(look)
     level = "-" if state.difficulty is None else _LEVEL_CODES[state.difficulty]
@@ -215,15 +215,7 @@ def _mark_code(mark: Mark | None) -> str:
         if not mark_fits(mark):
             raise CodecError(f"a board cannot carry the emoji {mark.text!r}")
         return mark.text
-    return ("a" if mark.animated else "c") + _base62(mark.emoji_id)
-
-
-def _base62(number: int) -> str:
-    digits = []
-    while number:
-        number, digit = divmod(number, 62)
-        digits.append(_BASE62[digit])
-    return "".join(reversed(digits)) or "0"
+    return ("a" if mark.animated else "c") + base62.encode(mark.emoji_id)
 
 
 def decode(custom_id: str) -> Click:
@@ -307,19 +299,12 @@ def _tournament_game(match: re.Match[str]) -> Game:
     """The game in a match of _TOURNAMENT_STATE (or of an id, which contains one)."""
     play, ending, locale = match.group("play", "ending", "locale")
     look = DEFAULT_LOOK if match["timeout"] is None else _look(match)
-    players = _from_base62(match["x"]), _from_base62(match["o"])
+    players = base62.decode(match["x"]), base62.decode(match["o"])
     pairing = match["pairing"]
     if play[0] == "m":
         moves = tuple(map(int, play[1:]))
         return Game.from_moves(*players, None, moves, _ENDINGS[ending], locale, look, pairing)
     return Game(*players, None, _board(play[1:]), None, _ENDINGS[ending], locale, look, pairing)
-
-
-def _from_base62(digits: str) -> int:
-    value = 0
-    for character in digits:
-        value = value * 62 + _BASE62.index(character)
-    return value
 
 
 def _challenge_of(match: re.Match[str], look: Look) -> Challenge:
@@ -347,10 +332,7 @@ def _mark(code: str) -> Mark | None:
         return None
     if custom := _CUSTOM_MARK.fullmatch(code):
         kind, digits = custom.groups()
-        emoji_id = 0
-        for digit in digits:
-            emoji_id = emoji_id * 62 + _BASE62.index(digit)
-        return Mark(PLACEHOLDER_EMOJI_NAME, emoji_id, animated=kind == "a")
+        return Mark(PLACEHOLDER_EMOJI_NAME, base62.decode(digits), animated=kind == "a")
     if not _standard_mark_fits(code):
         raise SettingError("a standard emoji longer than a board carries")
     return Mark(code)
@@ -412,7 +394,5 @@ __all__ = [
 # the same on every board.
 LOCALE_PATTERN = _LOCALE
 LOOK_PATTERN = _LOOK  # `:<timeout>:<x>:<o>` after the locale, or nothing for the default look
-BASE62 = _BASE62
-base62 = _base62
 look_of = _look  # the look in a match of LOOK_PATTERN
 locale_of = _locale

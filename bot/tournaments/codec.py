@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import enum
 import re
-import string
 from typing import NamedTuple
+
+from bot.core.base62 import decode as from_base62
+from bot.core.base62 import encode as base62
 
 PREFIX = "tour1:"
 MAX_CUSTOM_ID = 100  # Discord's limit
-_DIGITS = string.digits + string.ascii_uppercase + string.ascii_lowercase
-_VALUE = {digit: value for value, digit in enumerate(_DIGITS)}
 
 
 class Verb(enum.StrEnum):
@@ -37,28 +37,6 @@ class TourClick(NamedTuple):
     verb: Verb
     tournament_id: int
     page: int = 0  # the standings page; 0 for every other verb
-
-
-def base62(number: int) -> str:
-    """A non-negative int in base 62 (digits, then A-Z, then a-z)."""
-    if number < 0:
-        raise ValueError("base 62 is for non-negative numbers")
-    digits = []
-    while True:
-        number, digit = divmod(number, 62)
-        digits.append(_DIGITS[digit])
-        if not number:
-            return "".join(reversed(digits))
-
-
-def from_base62(text: str) -> int:
-    """The int `base62` wrote; ValueError on anything else (a leading zero included)."""
-    if not text or (len(text) > 1 and text[0] == "0") or any(c not in _VALUE for c in text):
-        raise ValueError(f"not a base 62 number: {text!r}")
-    number = 0
-    for char in text:
-        number = number * 62 + _VALUE[char]
-    return number
 
 
 def custom_id(verb: Verb, tournament_id: int, page: int = 0) -> str:

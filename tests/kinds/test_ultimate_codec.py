@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from bot.core.codec import MAX_CUSTOM_ID_LENGTH, CodecError, Verb, base62
+from bot.core.base62 import encode as base62
+from bot.core.codec import MAX_CUSTOM_ID_LENGTH, CodecError, Verb
 from bot.core.game import AI, Challenge, Ending
 from bot.core.server import DEFAULT_LOOK, TURN_TIMEOUT_CHOICES, Look, Mark
 from bot.core.ultimate_game import UltimateGame

@@ -42,7 +42,8 @@ def test_the_largest_cells_number_fits_in_22_characters():
 
 
 def _pack_marks(marks, last):
-    from bot.kinds.ultimate.packing import BASE62, CELLS_LENGTH
+    from bot.core.base62 import DIGITS as BASE62
+    from bot.kinds.ultimate.packing import CELLS_LENGTH
 
     number = 0
     for mark in reversed(marks):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core import codec
+from bot.core import base62, codec
 from bot.core.codec import Click, CodecError, Verb
 from bot.core.game import Challenge, Ending, GameError
 from bot.core.server import DEFAULT_LOOK, Look, SettingError
@@ -61,7 +61,7 @@ def key(state: UltimateState) -> str:
     suffix = "" if look is DEFAULT_LOOK else codec.look_suffix(look)
     if isinstance(state, Challenge):
         return (
-            f"c:{codec.base62(state.challenger)}:{codec.base62(state.opponent)}"
+            f"c:{base62.encode(state.challenger)}:{base62.encode(state.opponent)}"
             f":{state.challenger_mark}:{state.locale}{suffix}"
         )
     picked = "-" if state.picked is None else str(state.picked)
@@ -74,8 +74,8 @@ def key(state: UltimateState) -> str:
             raise CodecError("a tournament board carries no emoji marks")
         pairing = f"t{state.pairing}:"
     return (
-        f"{pairing}{pack(state.position)}{picked}:{codec.base62(state.x_player)}"
-        f":{codec.base62(state.o_player)}:{level}:{ending}:{state.locale}{suffix}"
+        f"{pairing}{pack(state.position)}{picked}:{base62.encode(state.x_player)}"
+        f":{base62.encode(state.o_player)}:{level}:{ending}:{state.locale}{suffix}"
     )
 
 
@@ -166,9 +166,4 @@ def _challenge(match: re.Match[str]) -> Challenge:
 
 
 def _id(digits: str) -> int:
-    value = 0
-    for character in digits:
-        value = value * 62 + codec.BASE62.index(character)
-    if value > 2**64 - 1:
-        raise GameError("user id out of range")
-    return value
+    return base62.decode(digits)  # the game checks the range of its players' ids

@@ -10,14 +10,13 @@ position: the players, the level, the look and the buttons' verbs fit beside the
 
 from __future__ import annotations
 
+from bot.core import base62
 from tictactoe import ultimate
 
-BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 CELLS_LENGTH = 22
 PACKED_LENGTH = CELLS_LENGTH + 2
 _DIGIT_OF = {ultimate.X: 1, ultimate.O: 2, None: 0}
 _MARK_OF = (None, ultimate.X, ultimate.O)
-_VALUE_OF = {character: value for value, character in enumerate(BASE62)}
 _NO_MOVE = "--"
 
 
@@ -32,7 +31,7 @@ def pack(state: ultimate.State) -> str:
     digits = []
     for _ in range(CELLS_LENGTH):
         number, digit = divmod(number, 62)
-        digits.append(BASE62[digit])
+        digits.append(base62.DIGITS[digit])
     last = _NO_MOVE if state.last is None else f"{9 * state.last[0] + state.last[1]:02d}"
     return "".join(reversed(digits)) + last
 
@@ -42,7 +41,7 @@ def unpack(text: str) -> ultimate.State:
         raise PackingError(f"a packed position has {PACKED_LENGTH} characters, not {len(text)}")
     number = 0
     for character in text[:CELLS_LENGTH]:
-        value = _VALUE_OF.get(character)
+        value = base62.VALUE.get(character)
         if value is None:
             raise PackingError(f"{character!r} is not a base-62 digit")
         number = number * 62 + value
