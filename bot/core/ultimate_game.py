@@ -135,12 +135,7 @@ class UltimateGame:
     @property
     def small_winners(self) -> tuple[str | None, ...]:
         """Each small board's state: "X" or "O" when won, DRAWN when full, None while open."""
-        return tuple(
-            winner
-            if winner is not None
-            else (DRAWN if ultimate.is_closed(self.position, board) else None)
-            for board, winner in enumerate(ultimate.small_winners(self.position))
-        )
+        return board_states(self.position)
 
     @property
     def forced_board(self) -> int | None:
@@ -211,6 +206,14 @@ class UltimateGame:
         return UltimateGame.start(
             self.o_player, self.x_player, self.difficulty, self.locale, self.look
         )
+
+
+def board_states(position: ultimate.State) -> tuple[str | None, ...]:
+    """Each small board of `position`: "X" or "O" when won, DRAWN when full, None while open."""
+    return tuple(
+        winner if winner is not None else (DRAWN if ultimate.is_closed(position, board) else None)
+        for board, winner in enumerate(ultimate.small_winners(position))
+    )
 
 
 def _marks_on(position: ultimate.State) -> int:

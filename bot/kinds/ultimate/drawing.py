@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 from collections import OrderedDict
 
+from bot.core.ultimate_game import board_states
 from bot.kinds.ultimate import picture
 from tictactoe import ultimate
 
-DRAWN = "draw"
 # Pictures kept: a few per live game is plenty (each is about 5 KB).
 KEPT = 512
 
@@ -42,13 +42,9 @@ def keep(position: ultimate.State, over: bool, png: bytes) -> None:
 
 
 def draw(position: ultimate.State, over: bool) -> bytes:
-    won = tuple(
-        winner if winner is not None else (DRAWN if ultimate.is_closed(position, board) else None)
-        for board, winner in enumerate(ultimate.small_winners(position))
-    )
     return picture.draw(
         ultimate.cells(position),
-        won=won,
+        won=board_states(position),
         last=position.last,
         playable=() if over else ultimate.open_boards(position),
         winning_line=ultimate.winning_line(position),

@@ -12,6 +12,7 @@ player waiting: the bot then plays the "easy" level's move, which needs no searc
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 from collections import OrderedDict
@@ -78,20 +79,7 @@ class Ultimate:
         if not isinstance(state, UltimateGame):
             return state
         moves = self._history.get(key)
-        if moves is None:
-            return state
-        return UltimateGame(
-            state.x_player,
-            state.o_player,
-            state.difficulty,
-            state.position,
-            state.ending,
-            state.locale,
-            state.look,
-            state.picked,
-            state.pairing,
-            moves,
-        )
+        return state if moves is None else dataclasses.replace(state, moves=moves)
 
     # ------------------------------------------------------------------ rules and AI
 
