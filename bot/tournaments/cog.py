@@ -32,13 +32,14 @@ from bot.records.api import RecordsError
 from bot.tournaments import codec
 from bot.tournaments import view as tour_view
 from bot.tournaments.codec import Verb
-from bot.tournaments.core import Format
+from bot.tournaments.core import Format, Result
 from bot.tournaments.keys import pairing_key, pairing_text, result_of_board
 from bot.tournaments.running import (
     MIN_PLAYERS,
     Board,
     JoinResult,
     LeaveResult,
+    PairingKey,
     Progress,
     StartResult,
     State,
@@ -61,6 +62,10 @@ MESSAGES_PER_WINDOW = 5
 WINDOW_SECONDS = 5.0
 # How far back start-up looks in a thread for boards posted but not confirmed.
 HISTORY_LIMIT = 200
+# A result the database refuses is tried again (a round must not hang on it), waiting longer
+# each time up to the last wait.
+FIRST_RETRY_SECONDS = 1.0
+LAST_RETRY_SECONDS = 60.0
 _NO_PINGS = discord.AllowedMentions.none()
 FORMAT_CHOICES = [
     app_commands.Choice(name=locale_str("Swiss"), value="swiss"),
@@ -99,9 +104,8 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
         self.store = store
         self.table = table
         self.pacer = Pacer()
+        # One task at a time per tournament posts its cards and boards.
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        # Round cards posted by this process: (tournament, round) -> message id, to show results.
-        self._round_cards: dict[tuple[int, int], int] = {}
         self._resumed: set[int] = set()
 
     async def stats_line(self, user_id: int, guild_id: int | None, locale: str) -> str | None:
@@ -158,7 +162,7 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
         if interaction.channel_id is not None:
             found = await self.store.by_thread(interaction.channel_id)
         if found is None:
-            await tell(interaction, tour_view.render_tournament_over(locale))
+            await tell(interaction, tour_view.render_not_in_a_thread(locale))
             return
         await self._send_standings(interaction, found, 0)
 
@@ -197,7 +201,7 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
         elif found.state is not State.RUNNING:
             await tell(interaction, tour_view.render_tournament_over(locale))
         elif verb is Verb.STANDINGS:
-            await self._send_standings(interaction, found, click.page)
+            await self._send_standings(interaction, found, click.number)
         elif user not in found.players:
             await tell(interaction, tour_view.render_not_player(locale))
         elif verb is Verb.WITHDRAW:
@@ -275,12 +279,31 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
         key = pairing_key(finished.game.pairing)
         if key is None:
             return
-        try:
-            progress = await self.store.record_result(key, result_of_board(finished.game))
-        except RecordsError:
-            log.exception("Could not record tournament game %s", finished.game.pairing)
-            return
-        await self.follow(progress)
+        await self.follow(await self._record_result(key, result_of_board(finished.game)))
+
+    async def _record_result(self, key: PairingKey, result: Result) -> Progress:
+        """The result written, however long the database refuses it: one warning when it
+        fails, one line when it is written after all. (A process stopped meanwhile leaves
+        the board over in the thread: the next start-up writes it.)"""
+        wait = FIRST_RETRY_SECONDS
+        failed = False
+        while True:
+            try:
+                progress = await self.store.record_result(key, result)
+            except RecordsError as error:
+                if not failed:
+                    log.warning(
+                        "Tournament game %s not recorded, trying again: %s",
+                        pairing_text(key),
+                        error,
+                    )
+                    failed = True
+                await asyncio.sleep(wait)
+                wait = min(2 * wait, LAST_RETRY_SECONDS)
+                continue
+            if failed:
+                log.info("Tournament game %s recorded after all", pairing_text(key))
+            return progress
 
     async def follow(self, progress: Progress) -> None:
         """Show what a store call changed: closed rounds' results, the end, new rounds."""
@@ -296,13 +319,16 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
             await self.post_rounds(found.tournament_id)
 
     async def _show_round(self, found: StoredTournament, round_number: int, locale: str) -> None:
+        """A closed round's results on its card (posted now if it never was)."""
         assert found.thread_id is not None
-        card = tour_view.render_round_card(found, round_number, locale)
-        message_id = self._round_cards.get((found.tournament_id, round_number))
-        if message_id is not None:
-            await self._edit(found.thread_id, message_id, card)
-        else:
-            await self._send(found.thread_id, card)
+        async with self._locks[found.tournament_id]:  # not while its card is being posted
+            stored = await self.store.load(found.tournament_id) or found
+            card = tour_view.render_round_card(stored, round_number, locale)
+            message_id = stored.round_card(round_number).message_id
+            if message_id is not None:
+                await self._edit(found.thread_id, message_id, card)
+            else:
+                await self._post_round_card(stored, round_number, card)
 
     async def _finish(self, found: StoredTournament, locale: str) -> None:
         assert found.thread_id is not None
@@ -325,12 +351,28 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
                 return
             locale = _locale_of(self.bot, found.guild_id)
             for round_number in sorted({b.key.round_number for b in boards}):
-                if (tournament_id, round_number) not in self._round_cards:
-                    card = tour_view.render_round_card(found, round_number, locale)
-                    message_id = await self._send(found.thread_id, card)
-                    self._round_cards[(tournament_id, round_number)] = message_id
+                card = tour_view.render_round_card(found, round_number, locale)
+                await self._post_round_card(found, round_number, card)
             for board in boards:
                 await self._post_board(found, board, locale)
+
+    async def _post_round_card(
+        self, found: StoredTournament, round_number: int, card: Card
+    ) -> None:
+        """Post a round's card once: taken before it is sent, its id kept once Discord answers
+        (a restart finds a card taken but not confirmed in the thread, by its Withdraw's id)."""
+        assert found.thread_id is not None
+        if not await self.store.claim_round_card(found.tournament_id, round_number):
+            return
+        try:
+            message_id = await self._send(found.thread_id, card)
+        except discord.HTTPException:
+            log.exception(
+                "Could not post round %s of tournament %s", round_number, found.tournament_id
+            )
+            await self.store.unclaim_round_card(found.tournament_id, round_number)
+            return
+        await self.store.mark_round_card(found.tournament_id, round_number, message_id)
 
     async def _post_board(self, found: StoredTournament, board: Board, locale: str) -> None:
         assert found.thread_id is not None
@@ -390,24 +432,34 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
                 pairing_text(b.key): b
                 for b in await self.store.unconfirmed_posts(found.tournament_id)
             }
-            watched, ended = await self._watch_thread(found, unconfirmed)
+            stored = await self.store.load(found.tournament_id) or found
+            cards = {
+                codec.custom_id(Verb.WITHDRAW, found.tournament_id, number): number
+                for number, card in enumerate(stored.round_cards, start=1)
+                if card.claimed and card.message_id is None
+            }
+            watched, ended = await self._watch_thread(found, unconfirmed, cards)
             for text, board in unconfirmed.items():
                 if text not in watched:
                     await self.store.unclaim(board.key)
+            for custom_id, number in cards.items():
+                if custom_id not in watched:
+                    await self.store.unclaim_round_card(found.tournament_id, number)
         # Games the thread shows over whose results were never written (the process died, or
         # the database failed, between the board's last edit and the result): written now, so
         # that their round cannot hang. A result already written changes nothing.
         for game in ended:
             key = pairing_key(game.pairing)
             if key is not None:
-                await self.follow(await self.store.record_result(key, result_of_board(game)))
+                await self.follow(await self._record_result(key, result_of_board(game)))
         await self.post_rounds(found.tournament_id)
 
     async def _watch_thread(
-        self, found: StoredTournament, unconfirmed: dict[str, Board]
+        self, found: StoredTournament, unconfirmed: dict[str, Board], cards: dict[str, int]
     ) -> tuple[set[str], list[AnyGame]]:
         """Hold again every unfinished board of the thread's recent history; the pairings of
-        the unconfirmed ones found there (marked posted), and the games its boards show over."""
+        the unconfirmed boards found there and the Withdraw ids of the unconfirmed round cards
+        (`cards`: id -> round) found there, each marked posted; the games its boards show over."""
         kind = next(k for k in self.table.kinds if k.name == found.variant)
         ended: list[AnyGame] = []
         assert found.thread_id is not None
@@ -424,6 +476,10 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
             if text is not None and text not in seen:
                 seen.add(text)
                 await self.store.mark_posted(unconfirmed[text].key, message.id)
+            card = next((i for i in ids if i in cards and i not in seen), None)
+            if card is not None:  # the newest, as history comes newest first
+                seen.add(card)
+                await self.store.mark_round_card(found.tournament_id, cards[card], message.id)
             changed = message.edited_at or message.created_at
             board_id = next((i for i in ids if not i.startswith(codec.PREFIX)), None)
             if board_id is None:

@@ -71,6 +71,14 @@ class Board:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundCard:
+    """A round's card in the thread, as stored: posted through an outbox as its boards are."""
+
+    claimed: bool = False  # a process took it to post it
+    message_id: int | None = None  # once Discord answered
+
+
+@dataclass(frozen=True, slots=True)
 class StoredTournament:
     tournament_id: int
     guild_id: int
@@ -88,6 +96,12 @@ class StoredTournament:
     boards: tuple[tuple[Board, ...], ...] = ()  # per round, in board order
     withdrawn_round: dict[PlayerId, int] = field(default_factory=dict)  # rounds paired then
     final_ranks: dict[PlayerId, int] = field(default_factory=dict)  # once finished
+    round_cards: tuple[RoundCard, ...] = ()  # per round
+
+    def round_card(self, round_number: int) -> RoundCard:
+        if 1 <= round_number <= len(self.round_cards):
+            return self.round_cards[round_number - 1]
+        return RoundCard()
 
     @property
     def players(self) -> tuple[PlayerId, ...]:

@@ -25,6 +25,7 @@ from bot.tournaments.running import (
     LeaveResult,
     PairingKey,
     Progress,
+    RoundCard,
     StartResult,
     State,
     StoredTournament,
@@ -129,11 +130,17 @@ def _stored(connection: Connection, row: Mapping[Any, Any]) -> StoredTournament:
             withdrawn[player["user_id"]] = player["withdrawn_round"]
         if player["final_rank"] is not None:
             ranks[player["user_id"]] = player["final_rank"]
-    numbers = connection.scalars(
-        select(tournament_rounds.c.round_number).where(
-            tournament_rounds.c.tournament_id == tournament_id
-        )
+    round_rows = connection.execute(
+        select(
+            tournament_rounds.c.round_number,
+            tournament_rounds.c.card_claimed,
+            tournament_rounds.c.card_message_id,
+        ).where(tournament_rounds.c.tournament_id == tournament_id)
     ).all()
+    numbers = [number for number, _, _ in round_rows]
+    cards = {
+        number: RoundCard(bool(claimed), message_id) for number, claimed, message_id in round_rows
+    }
     byes: dict[int, list[PlayerId]] = {number: [] for number in numbers}
     for number, user_id in connection.execute(
         select(tournament_byes.c.round_number, tournament_byes.c.user_id)
@@ -176,6 +183,7 @@ def _stored(connection: Connection, row: Mapping[Any, Any]) -> StoredTournament:
         boards=tuple(tuple(boards[number]) for number in order),
         withdrawn_round=withdrawn,
         final_ranks=ranks,
+        round_cards=tuple(cards[number] for number in order),
     )
 
 
@@ -404,6 +412,41 @@ def unclaim(connection: Connection, key: PairingKey) -> None:
     )
 
 
+def claim_round_card(connection: Connection, tournament_id: int, round_number: int) -> bool:
+    """Whether this call took the round's card to post (once, whoever asks)."""
+    taken = connection.execute(
+        update(tournament_rounds)
+        .where(*_round(tournament_id, round_number), ~tournament_rounds.c.card_claimed)
+        .values(card_claimed=True)
+    ).rowcount
+    return bool(taken)
+
+
+def mark_round_card(
+    connection: Connection, tournament_id: int, round_number: int, message_id: int
+) -> None:
+    connection.execute(
+        update(tournament_rounds)
+        .where(*_round(tournament_id, round_number))
+        .values(card_claimed=True, card_message_id=message_id)
+    )
+
+
+def unclaim_round_card(connection: Connection, tournament_id: int, round_number: int) -> None:
+    connection.execute(
+        update(tournament_rounds)
+        .where(*_round(tournament_id, round_number), tournament_rounds.c.card_message_id.is_(None))
+        .values(card_claimed=False)
+    )
+
+
+def _round(tournament_id: int, round_number: int) -> Iterable[Any]:
+    return (
+        tournament_rounds.c.tournament_id == tournament_id,
+        tournament_rounds.c.round_number == round_number,
+    )
+
+
 # ---- the steps under the lock ---------------------------------------------------------------
 
 
@@ -508,7 +551,7 @@ def _insert_round(
     # whatever the lock failed to prevent, fails here and rolls back its whole transaction.
     connection.execute(
         tournament_rounds.insert().values(
-            tournament_id=tournament_id, round_number=number, paired_at=now
+            tournament_id=tournament_id, round_number=number, paired_at=now, card_claimed=False
         )
     )
     if round_.byes:

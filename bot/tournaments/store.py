@@ -8,7 +8,8 @@ trouble raises `RecordsError`, whose text says what failed.
 Posting a round is an outbox: its pairings are stored when the round is paired, before any
 board exists; `claim_posts` hands each board to one caller once; `mark_posted` keeps its
 message id when Discord gives it; `unconfirmed_posts` lists, after a restart, the boards
-taken but not confirmed, for the cog to look for in the thread before posting them again.
+taken but not confirmed, for the cog to look for in the thread before posting them again. A
+round's card goes the same way (claim_round_card / mark_round_card / unclaim_round_card).
 """
 
 from __future__ import annotations
@@ -139,6 +140,24 @@ class TournamentStore:
 
     async def unclaim(self, key: PairingKey) -> None:
         await self._write("giving back a board to post", lambda c: sql.unclaim(c, key))
+
+    async def claim_round_card(self, tournament_id: int, round_number: int) -> bool:
+        return await self._write(
+            "taking a round card to post",
+            lambda c: sql.claim_round_card(c, tournament_id, round_number),
+        )
+
+    async def mark_round_card(self, tournament_id: int, round_number: int, message_id: int) -> None:
+        await self._write(
+            "saving a round card",
+            lambda c: sql.mark_round_card(c, tournament_id, round_number, message_id),
+        )
+
+    async def unclaim_round_card(self, tournament_id: int, round_number: int) -> None:
+        await self._write(
+            "giving back a round card to post",
+            lambda c: sql.unclaim_round_card(c, tournament_id, round_number),
+        )
 
     async def unconfirmed_posts(self, tournament_id: int) -> list[Board]:
         return await self.storage.read(lambda c: sql.unconfirmed_posts(c, tournament_id))

@@ -9,7 +9,8 @@ so that Alembic's comparison sees them; migration 0007 creates them).
   player) over those rows is the rule "one tournament at a time per server", kept by the
   database whatever two processes do at once.
 - `tournament_rounds`: one row per round paired; its primary key (tournament, round) is what
-  makes a round paired once, whoever records the last result of the round before.
+  makes a round paired once, whoever records the last result of the round before. Its card is
+  an outbox entry like a board: `card_claimed`, then `card_message_id`.
 - `tournament_byes`: who had the bye in which round.
 - `tournament_pairings`: the games, keyed (tournament, round, board): the key a board's
   custom_id carries. Written with the round, before any board is posted (an outbox): `claimed`
@@ -28,6 +29,7 @@ from sqlalchemy import (
     String,
     Table,
     text,
+    true,
 )
 
 from bot.records.sql.schema import metadata
@@ -86,6 +88,10 @@ tournament_rounds = Table(
     Column("round_number", Integer, primary_key=True, autoincrement=False),
     Column("paired_at", Double, nullable=False),
     Column("closed_at", Double, nullable=True),
+    # The round's card in the thread, posted as its boards are (an outbox; migration 0009).
+    # New rounds are written unclaimed; the default is for rounds from before 0009 (posted).
+    Column("card_claimed", Boolean, server_default=true(), nullable=False),
+    Column("card_message_id", BigInteger, nullable=True),
 )
 
 tournament_byes = Table(

@@ -190,7 +190,7 @@ def render_round_card(tournament: StoredTournament, round_number: int, locale: s
         tid = tournament.tournament_id
         controls = (
             ButtonSpec(custom_id(Verb.STANDINGS, tid), Style.SECONDARY, _("Standings"), "📊"),
-            ButtonSpec(custom_id(Verb.WITHDRAW, tid), Style.DANGER, _("Withdraw")),
+            ButtonSpec(custom_id(Verb.WITHDRAW, tid, round_number), Style.DANGER, _("Withdraw")),
         )
     accent = GREY if closed else RED
     return Card(accent, f"## 🏆 {title(tournament, _)}", "\n".join(lines), None, controls)
@@ -393,6 +393,12 @@ def render_tournament_over(locale: str | None) -> Reply:
     """Withdraw (or any thread button) once the tournament is finished or cancelled."""
     _ = translations(locale).gettext
     return Reply(_("This tournament is over."))
+
+
+def render_not_in_a_thread(locale: str | None) -> Reply:
+    """/tournament standings anywhere but a tournament's thread."""
+    _ = translations(locale).gettext
+    return Reply(_("Use this command in a tournament's thread."))
 
 
 def render_only_organiser(organiser_id: PlayerId, locale: str | None) -> Reply:

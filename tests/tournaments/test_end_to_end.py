@@ -4,18 +4,23 @@ round and the final standings; on a real SQLite database."""
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+
 import discord
 import pytest
 from bot_helpers import GAME_TIMEOUT, click_cell, text
+from sqlalchemy import update
 
 from bot.app import TicTacToeBot
 from bot.core.live import seat_of
 from bot.records.sql.storage import open_records
-from bot.tournaments.cog import WINDOW_SECONDS
+from bot.tournaments.cog import LAST_RETRY_SECONDS, WINDOW_SECONDS
 from bot.tournaments.core import Result
 from bot.tournaments.keys import pairing_text
 from bot.tournaments.running import State
 from bot.tournaments.store import TournamentStore
+from bot.tournaments.tables import tournament_pairings, tournament_rounds
 from tests.support.records import recording_bot
 
 
@@ -291,3 +296,115 @@ async def test_a_game_that_ended_while_its_result_was_not_written_is_counted_aft
     assert tournament.boards[0][0].result is Result.X_WON
     assert len(tournament.boards) == 2  # round 2 paired and posted
     assert all(b.message_id is not None for b in tournament.boards[1])
+
+
+async def test_a_restart_after_discord_answered_but_before_the_ids_were_written_posts_nothing_twice(
+    world, organiser, storage, tmp_path
+):
+    """The process died between Discord's answer to a post and the write of its message id:
+    the round card and a board are taken but not confirmed. At start-up both are found in the
+    thread, nothing is posted again, and the round card later shows the round's results."""
+    players = (world.alice, world.bob, world.carol, organiser)
+    actors = {a.id: a for a in players}
+    thread = await started(world, organiser, players, format="swiss", rounds=2)
+    store = store_of(world.env)
+    tournament = await store.by_thread(thread.id)
+    assert tournament is not None
+    card_id = tournament.round_card(1).message_id
+    first, second = tournament.boards[0]
+    assert card_id is not None
+    assert first.message_id is not None
+
+    def forget_ids(connection) -> None:  # what the dead process never wrote
+        connection.execute(
+            update(tournament_rounds)
+            .where(tournament_rounds.c.tournament_id == tournament.tournament_id)
+            .values(card_message_id=None)
+        )
+        connection.execute(
+            update(tournament_pairings)
+            .where(
+                tournament_pairings.c.tournament_id == tournament.tournament_id,
+                tournament_pairings.c.board == first.key.board,
+            )
+            .values(message_id=None)
+        )
+
+    await storage.write(forget_ids)
+    before = len(thread.history())
+    await world.env.restart_bot(await new_bot(storage, tmp_path / "spool2.jsonl"))
+    await world.env.advance_time(WINDOW_SECONDS)
+    assert len(thread.history()) == before  # neither the card nor the board posted again
+    tournament = await store_of(world.env).by_thread(thread.id)
+    assert tournament is not None
+    assert tournament.round_card(1).message_id == card_id
+    assert tournament.boards[0][0].message_id == first.message_id
+
+    await play_top_row(thread, first, actors)
+    await play_top_row(thread, second, actors)
+    await world.env.advance_time(WINDOW_SECONDS)
+    card = text(message_in(thread, card_id))
+    assert "Round 1 of 2: results" in card, card  # the same card, edited
+    shown = [text(m) for m in thread.history()]
+    assert sum("Round 1 of 2" in s for s in shown) == 1, shown
+    assert sum("Round 2 of 2" in s for s in shown) == 1, shown
+
+
+async def test_a_result_the_database_refuses_is_written_once_it_can_be(
+    world, organiser, tmp_path, caplog
+):
+    """Another writer holds SQLite's write lock longer than the storage waits when a game ends:
+    the result is tried again until it is written, and the round goes on (one warning, one
+    line when it is written)."""
+    caplog.set_level(logging.INFO, logger="bot.tournaments.cog")
+    path = tmp_path / "slow.db"
+    storage = await open_records(f"sqlite+aiosqlite:///{path}", query_timeout=0.2)
+    try:
+        await world.env.restart_bot(await new_bot(storage, tmp_path / "spool-slow.jsonl"))
+        players = (world.alice, world.bob, world.carol)
+        actors = {a.id: a for a in players}
+        thread = await started(world, organiser, players, format="round-robin")
+        store = store_of(world.env)
+        tournament = await store.by_thread(thread.id)
+        assert tournament is not None
+        (board,) = tournament.boards[0]
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            await play_top_row(thread, board, actors)
+            warned = [
+                r
+                for r in caplog.records
+                if r.levelno >= logging.WARNING and r.name == "bot.tournaments.cog"
+            ]
+            assert [r.getMessage().split(":")[0] for r in warned] == [
+                f"Tournament game {pairing_text(board.key)} not recorded, trying again"
+            ]
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        await world.env.advance_time(LAST_RETRY_SECONDS + WINDOW_SECONDS)
+        tournament = await store.by_thread(thread.id)
+        assert tournament is not None
+        assert tournament.boards[0][0].result is Result.X_WON
+        assert len(tournament.boards) == 2  # round 2 paired and posted
+        assert all(b.message_id is not None for b in tournament.boards[1])
+        lines = [r.getMessage() for r in caplog.records if r.name == "bot.tournaments.cog"]
+        assert sum("recorded after all" in line for line in lines) == 1, lines
+    finally:
+        await world.env.bot.close_records()
+        await storage.close()
+
+
+async def test_standings_by_command_are_the_threads_and_elsewhere_say_where_to_ask(
+    world, organiser
+):
+    thread = await started(world, organiser, (world.alice, world.bob, world.carol))
+    elsewhere = await organiser.slash(world.channel, "tournament standings")
+    assert elsewhere.response.ephemeral
+    assert text(elsewhere.response.message) == "Use this command in a tournament's thread."
+    inside = await organiser.slash(thread, "tournament standings")
+    assert inside.response.ephemeral
+    shown = text(inside.response.message)
+    for player in (world.alice, world.bob, world.carol):
+        assert f"<@{player.id}>" in shown, shown

@@ -5,15 +5,18 @@ pairing and standings replayed on the same results."""
 import asyncio
 
 import pytest
-from sqlalchemy import select, update
+from alembic import command
+from sqlalchemy import inspect, select, update
 from sqlalchemy.exc import IntegrityError
 
+from bot.records.sql.migrate import alembic_config
 from bot.tournaments.core import Format, Result, Tournament
 from bot.tournaments.pairing import pair_next_round
 from bot.tournaments.running import (
     JoinResult,
     LeaveResult,
     PairingKey,
+    RoundCard,
     StartResult,
     State,
     TournamentSummary,
@@ -381,3 +384,36 @@ async def test_several_servers_run_their_tournaments_at_once(database_url):
         assert summary.played == 2
     finally:
         await storage.close()
+
+
+async def test_a_round_card_is_taken_once_and_keeps_its_message(store):
+    tournament_id = (await signed_up(store, [101, 102, 103, 104])).tournament_id
+    await started(store, tournament_id)
+    assert (await store.load(tournament_id)).round_card(1) == RoundCard()
+    taken = await asyncio.gather(*(store.claim_round_card(tournament_id, 1) for _ in range(3)))
+    assert sorted(taken) == [False, False, True]  # one caller posts it
+    await store.unclaim_round_card(tournament_id, 1)  # Discord refused it: free again
+    assert await store.claim_round_card(tournament_id, 1)
+    await store.mark_round_card(tournament_id, 1, 123)
+    await store.unclaim_round_card(tournament_id, 1)  # posted: stays taken
+    assert not await store.claim_round_card(tournament_id, 1)
+    assert (await store.load(tournament_id)).round_card(1) == RoundCard(True, 123)
+
+
+async def test_migration_0009_counts_the_cards_of_rounds_paired_before_it_as_posted(store):
+    """Their cards were posted by a process that kept their ids in memory: taken, without an
+    id (a restart looks for them in the thread rather than posting them again)."""
+    tournament_id = (await signed_up(store, [101, 102, 103, 104])).tournament_id
+    await started(store, tournament_id)
+
+    def columns(connection):
+        return {c["name"] for c in inspect(connection).get_columns("tournament_rounds")}
+
+    def run(work):
+        return store.storage.database.run(work, write=True)
+
+    await run(lambda c: command.downgrade(alembic_config(c), "0008"))
+    assert "card_claimed" not in await run(columns)
+    await run(lambda c: command.upgrade(alembic_config(c), "head"))
+    assert (await store.load(tournament_id)).round_card(1) == RoundCard(True, None)
+    assert not await store.claim_round_card(tournament_id, 1)
