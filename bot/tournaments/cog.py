@@ -13,8 +13,8 @@ import asyncio
 import dataclasses
 import logging
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 import discord
 from discord import app_commands
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from bot.ui import Interaction
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 # Discord lets a bot send 5 messages per 5 seconds in one channel (a thread is one): posting
 # at that pace keeps 429s rare (discord.py would retry them, but each costs a round trip).
@@ -282,28 +283,13 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
         await self.follow(await self._record_result(key, result_of_board(finished.game)))
 
     async def _record_result(self, key: PairingKey, result: Result) -> Progress:
-        """The result written, however long the database refuses it: one warning when it
-        fails, one line when it is written after all. (A process stopped meanwhile leaves
-        the board over in the thread: the next start-up writes it.)"""
-        wait = FIRST_RETRY_SECONDS
-        failed = False
-        while True:
-            try:
-                progress = await self.store.record_result(key, result)
-            except RecordsError as error:
-                if not failed:
-                    log.warning(
-                        "Tournament game %s not recorded, trying again: %s",
-                        pairing_text(key),
-                        error,
-                    )
-                    failed = True
-                await asyncio.sleep(wait)
-                wait = min(2 * wait, LAST_RETRY_SECONDS)
-                continue
-            if failed:
-                log.info("Tournament game %s recorded after all", pairing_text(key))
-            return progress
+        """The result written, however long the database refuses it. (A process stopped
+        meanwhile leaves the board over in the thread: the next start-up writes it.)"""
+        return await _until_done(
+            lambda: self.store.record_result(key, result),
+            f"Tournament game {pairing_text(key)} not recorded",
+            f"Tournament game {pairing_text(key)} recorded after all",
+        )
 
     async def follow(self, progress: Progress) -> None:
         """Show what a store call changed: closed rounds' results, the end, new rounds."""
@@ -410,11 +396,12 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
     async def resume(self, guild_ids: Iterable[int]) -> None:
         """After a restart: finished rounds followed up, boards taken but not confirmed found
         in the thread (or posted), the rest posted, and every posted board watched again."""
-        try:
-            active = await self.store.active(list(guild_ids))
-        except RecordsError as error:
-            log.warning("No tournaments resumed: %s", error)
-            return
+        ids = list(guild_ids)
+        active = await _until_done(
+            lambda: self.store.active(ids),
+            "Tournaments not resumed yet",
+            "Tournaments' database answers again: resuming them",
+        )
         for found in active:
             if found.state is not State.RUNNING or found.tournament_id in self._resumed:
                 continue
@@ -423,6 +410,7 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
                 await self._resume_one(found)
             except (discord.HTTPException, OSError, RecordsError):
                 log.exception("Could not resume tournament %s", found.tournament_id)
+                self._resumed.discard(found.tournament_id)  # the next start-up or return
 
     async def _resume_one(self, found: StoredTournament) -> None:
         await self.follow(await self.store.catch_up(found.tournament_id))
@@ -531,6 +519,27 @@ _LEAVE_REPLIES = {
     LeaveResult.NOT_JOINED: tour_view.render_not_joined,
     LeaveResult.NOT_OPEN: tour_view.render_not_open,
 }
+
+
+async def _until_done(call: Callable[[], Awaitable[_T]], failing: str, recovered: str) -> _T:
+    """`call`'s answer, however long the database refuses it (a round must not hang on a lost
+    write): tried again after 1 s, then twice as long each time up to a minute; one warning
+    (`failing`: the first error) when it fails, one line (`recovered`) when it works."""
+    wait = FIRST_RETRY_SECONDS
+    failed = False
+    while True:
+        try:
+            answer = await call()
+        except RecordsError as error:
+            if not failed:
+                log.warning("%s, trying again: %s", failing, error)
+                failed = True
+            await asyncio.sleep(wait)
+            wait = min(2 * wait, LAST_RETRY_SECONDS)
+            continue
+        if failed:
+            log.info("%s", recovered)
+        return answer
 
 
 async def _edit_reply(interaction: Interaction, text: str) -> None:

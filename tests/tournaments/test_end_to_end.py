@@ -4,8 +4,10 @@ round and the final standings; on a real SQLite database."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
+import uuid
 
 import discord
 import pytest
@@ -21,6 +23,7 @@ from bot.tournaments.keys import pairing_text
 from bot.tournaments.running import State
 from bot.tournaments.store import TournamentStore
 from bot.tournaments.tables import tournament_pairings, tournament_rounds
+from testdb.postgres import start_or_skip
 from tests.support.records import recording_bot
 
 
@@ -408,3 +411,46 @@ async def test_standings_by_command_are_the_threads_and_elsewhere_say_where_to_a
     shown = text(inside.response.message)
     for player in (world.alice, world.bob, world.carol):
         assert f"<@{player.id}>" in shown, shown
+
+
+@pytest.fixture(scope="module")
+def own_server():
+    """A PostgreSQL server of this module's own: a test stops it."""
+    started = start_or_skip()
+    yield started
+    started.destroy()
+
+
+async def test_a_restart_while_postgresql_is_down_resumes_the_tournament_once_it_is_back(
+    world, organiser, own_server, tmp_path, caplog
+):
+    """The bot comes back while the database is down: the tournament is resumed when it
+    answers again (its unfinished board held again, so it lapses on time), not given up."""
+    caplog.set_level(logging.INFO, logger="bot.tournaments.cog")
+    if not own_server.running():
+        own_server.start()
+    with own_server.database(f"resume_{uuid.uuid4().hex[:12]}") as url:
+        storage = await open_records(url, query_timeout=2)
+        try:
+            await world.env.restart_bot(await new_bot(storage, tmp_path / "spool-pg.jsonl"))
+            thread = await started(world, organiser, (world.alice, world.bob, world.carol))
+            tournament = await store_of(world.env).by_thread(thread.id)
+            assert tournament is not None
+            (board,) = tournament.boards[0]
+            seat = seat_of(thread.id, (board.x, board.o))
+            await world.env.bot.close_records()
+            await asyncio.to_thread(own_server.stop)
+            try:
+                await world.env.restart_bot(await new_bot(storage, tmp_path / "spool-pg2.jsonl"))
+                assert world.env.bot.table.store.get(seat) is None  # not resumed yet
+                warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+                assert any(m.startswith("Tournaments not resumed yet") for m in warned), warned
+            finally:
+                await asyncio.to_thread(own_server.start)
+            await world.env.advance_time(LAST_RETRY_SECONDS)
+            held = world.env.bot.table.store.get(seat)
+            assert held is not None
+            assert held.message_id == board.message_id
+        finally:
+            await world.env.bot.close_records()
+            await storage.close()
