@@ -14,6 +14,20 @@ AI = 0  # the player id that stands for the bot itself
 DELETED_PLAYER = 1
 DELETED_PLAYERS = frozenset({DELETED_PLAYER, DELETED_PLAYER + 1})
 MAX_SNOWFLAKE = 2**64 - 1
+# A tournament's players who deleted their data hold one id per seat of that tournament, so
+# that its rows stay apart and its standings add up: negative, as no Discord user's id is.
+
+
+def forgotten_player(seat: int) -> int:
+    """The id that stands for the player of `seat` (0-based) once they deleted their data."""
+    if seat < 0:
+        raise ValueError(f"no forgotten player's id for seat {seat}")
+    return -1 - seat
+
+
+def is_deleted(user_id: int) -> bool:
+    """Whether `user_id` stands for a player who deleted their data (a game's or a tournament's)."""
+    return user_id < 0 or user_id in DELETED_PLAYERS
 
 
 class GameError(ValueError):

@@ -218,6 +218,7 @@ class RecordsCog(commands.Cog, name="Records"):
         else:
             log.info("Deleted the records of a player on request (%d games)", games)
             reply = records_render.render_forgotten(games, locale)
+            self.bot.dispatch("player_forgotten", user_id)  # other capabilities forget too
         await interaction.edit_original_response(content=reply.text, view=None)
 
     # ------------------------------------------------------------------ buttons

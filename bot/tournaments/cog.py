@@ -266,12 +266,34 @@ class TournamentsCog(commands.Cog, name="Tournaments"):
     async def _withdraw(self, interaction: Interaction, found: StoredTournament, user: int) -> None:
         locale = str(interaction.locale)
         await _edit_reply(interaction, tour_view.render_withdrawn(locale).text)
-        progress = await self.store.withdraw(found.tournament_id, user)
-        thread_id = found.thread_id
-        if thread_id is not None:
+        await self._show_withdrawal(await self.store.withdraw(found.tournament_id, user), user)
+
+    async def _show_withdrawal(self, progress: Progress, user: int) -> None:
+        """The boards a withdrawal forfeited lost by resignation, and what followed."""
+        found = progress.tournament
+        if found is not None and found.thread_id is not None:
             for board in progress.forfeited:
-                await self.table.withdraw(thread_id, (board.x, board.o), user)
+                await self.table.withdraw(found.thread_id, (board.x, board.o), user)
         await self.follow(progress)
+
+    @commands.Cog.listener()
+    async def on_player_forgotten(self, user_id: int) -> None:
+        """/forget-me (the records announce it): the player leaves or withdraws wherever they
+        play, their sign-ups are cancelled, and their id is gone from every tournament."""
+        try:
+            changes = await self.store.forget(user_id)
+        except RecordsError:
+            log.exception("Could not delete a player's tournament data")
+            return
+        for progress in changes:
+            found = progress.tournament
+            if not progress.changed or found is None:
+                continue
+            if found.state in (State.SIGNUP, State.CANCELLED) and found.card_message_id:
+                card = tour_view.render_signup_card(found, _locale_of(self.bot, found.guild_id))
+                await self._edit(found.channel_id, found.card_message_id, card)
+            else:
+                await self._show_withdrawal(progress, user_id)
 
     # ------------------------------------------------------------------ results
 

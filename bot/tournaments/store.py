@@ -23,7 +23,7 @@ from sqlalchemy import Connection
 from bot.records.api import RecordsError
 from bot.records.sql.storage import DRIVER_ERRORS, Storage
 from bot.records.sql.url import describe
-from bot.tournaments import sql
+from bot.tournaments import forgetting, sql
 from bot.tournaments.core import Format, Result
 from bot.tournaments.running import (
     Board,
@@ -126,6 +126,15 @@ class TournamentStore:
         now = self._clock()
         return await self._write(
             "catching up a tournament", lambda c: sql.catch_up(c, tournament_id, now)
+        )
+
+    async def forget(self, user_id: int) -> list[Progress]:
+        """/forget-me: the player leaves and withdraws, then their id is gone from every
+        tournament (bot/tournaments/forgetting.py); what leaving and withdrawing changed."""
+        now = self._clock()
+        return await self._write(
+            "deleting a player's tournament data",
+            lambda c: forgetting.forget(c, user_id, now),
         )
 
     # Posting boards

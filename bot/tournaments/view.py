@@ -18,7 +18,7 @@ from bot.tournaments.core import Format, PlayerId, Result, Round
 from bot.tournaments.running import MIN_PLAYERS, State, StoredTournament, planned_rounds
 from bot.tournaments.standings import StandingsLine, standings
 from bot.view.cards import BLURPLE, GREEN, GREY, RED, ButtonSpec, Card, Reply, Style
-from bot.view.words import N_, Translate, link
+from bot.view.words import N_, Translate, link, mention
 
 MAX_TEXT = 4000  # Discord's limit on a Components V2 message's text, all displays together
 _FRAME_ROOM = 200  # kept free on a long card for its last lines (page, notes) and a margin
@@ -38,8 +38,9 @@ _VARIANT_NAMES = {"classic": N_("Classic"), "ultimate": N_("Ultimate")}
 _TIE_BREAK_NAMES = {"BH-C1": "Buchholz Cut-1", "BH": "Buchholz", "SB": "Sonneborn-Berger"}
 
 
-def player(user_id: PlayerId) -> str:
-    return f"<@{user_id}>"
+def player(user_id: PlayerId, _: Translate) -> str:
+    """A player as the cards name them: a mention, or "a deleted player" after /forget-me."""
+    return mention(user_id, user_id, _)  # a tournament's players are people: never the bot
 
 
 def score(value: Fraction) -> str:
@@ -81,7 +82,7 @@ def render_signup_card(
         _("**Format:** {format}").format(format=_(_FORMAT_NAMES[tournament.format])),
         _rounds_line(tournament, _),
         _("**Variant:** {variant}").format(variant=_(_VARIANT_NAMES[tournament.variant])),
-        _("**Organiser:** {organiser}").format(organiser=player(tournament.organiser_id)),
+        _("**Organiser:** {organiser}").format(organiser=player(tournament.organiser_id, _)),
         _players_line(tournament.players, locale, tr),
     ]
     controls: tuple[ButtonSpec, ...] = ()
@@ -121,7 +122,7 @@ def render_signup_card(
                 "The tournament is over. Winner: {winners} 🏆",
                 "The tournament is over. Winners: {winners} 🏆",
                 len(winners),
-            ).format(winners=format_list([player(w) for w in winners], "standard", locale))
+            ).format(winners=format_list([player(w, _) for w in winners], "standard", locale))
         )
         if thread_url:
             lines.append(link(_("**Final standings**"), thread_url))
@@ -144,7 +145,7 @@ def _players_line(
     _ = tr.gettext
     if not players:
         return _("**Players:** none yet")
-    shown = [player(p) for p in players[:MAX_LISTED_PLAYERS]]
+    shown = [player(p, _) for p in players[:MAX_LISTED_PLAYERS]]
     hidden = len(players) - len(shown)
     if hidden:
         shown.append(tr.ngettext("{n} other player", "{n} other players", hidden).format(n=hidden))
@@ -182,7 +183,7 @@ def render_round_card(tournament: StoredTournament, round_number: int, locale: s
             ).format(n=hidden)
         )
     if round_.byes:
-        byes = format_list([player(p) for p in round_.byes], "standard", locale)
+        byes = format_list([player(p, _) for p in round_.byes], "standard", locale)
         lines.append(_("**Bye** (1 point): {players}").format(players=byes))
     controls: tuple[ButtonSpec, ...] = ()
     if not closed and tournament.state is State.RUNNING:
@@ -199,7 +200,7 @@ def render_round_card(tournament: StoredTournament, round_number: int, locale: s
 def _pairing_lines(round_: Round, _: Translate) -> list[str]:
     lines = []
     for board, pairing in enumerate(round_.pairings, start=1):
-        x, o = player(pairing.x), player(pairing.o)
+        x, o = player(pairing.x, _), player(pairing.o, _)
         if pairing.result is None:
             shown = _("{x} (X) vs {o} (O)").format(x=x, o=o)
         else:  # a result reads the same in every language
@@ -240,7 +241,7 @@ def render_final_card(tournament: StoredTournament, locale: str | None) -> Card:
     if podium:
         after.append(
             _("Congratulations to {players}! 🎉").format(
-                players=format_list([player(p) for p in podium], "standard", locale)
+                players=format_list([player(p, _) for p in podium], "standard", locale)
             )
         )
     before = [_("**Final standings**")]
@@ -292,7 +293,7 @@ def _standings_card(
 
 
 def _standings_row(line: StandingsLine, withdrawn: bool, medals: bool, _: Translate) -> str:
-    who = player(line.player)
+    who = player(line.player, _)
     if withdrawn:
         who = _("{player} (withdrawn)").format(player=who)
     medal = f"{MEDALS[line.rank]} " if medals and line.rank in MEDALS else ""
@@ -357,7 +358,7 @@ def render_not_withdrawn(locale: str | None) -> Reply:
 def render_player_withdrew(player_id: PlayerId, locale: str | None) -> Reply:
     """The thread's notice that a player withdrew (public)."""
     _ = translations(locale).gettext
-    return Reply(_("{player} withdrew from the tournament.").format(player=player(player_id)))
+    return Reply(_("{player} withdrew from the tournament.").format(player=player(player_id, _)))
 
 
 # ------------------------------------------------------------------------------ one-liners
@@ -405,7 +406,7 @@ def render_only_organiser(organiser_id: PlayerId, locale: str | None) -> Reply:
     _ = translations(locale).gettext
     return Reply(
         _("Only the organiser, {organiser}, can start or cancel this tournament.").format(
-            organiser=player(organiser_id)
+            organiser=player(organiser_id, _)
         )
     )
 

@@ -9,7 +9,8 @@ from decimal import Decimal
 from fractions import Fraction
 
 import tictactoe as ttt
-from bot.core.game import AI, DELETED_PLAYERS
+from bot.core.game import AI
+from bot.core.players import is_deleted
 from bot.i18n import ListStyle, babel_locale, format_list, normalize
 from tictactoe.review import Outcome
 from tictactoe.review import cell_action as numbered_cell
@@ -19,7 +20,7 @@ Translate = Callable[[str], str]
 
 def mention(user_id: int, bot_id: int, _: Translate) -> str:
     """A player as a message names them: the bot, a person, or a player who deleted their data."""
-    if user_id in DELETED_PLAYERS:
+    if is_deleted(user_id):
         return _("a deleted player")
     return f"<@{bot_id if user_id == AI else user_id}>"
 

@@ -11,7 +11,7 @@ import uuid
 
 import discord
 import pytest
-from bot_helpers import GAME_TIMEOUT, click_cell, text
+from bot_helpers import GAME_TIMEOUT, click_cell, click_label, text
 from sqlalchemy import update
 
 from bot.app import TicTacToeBot
@@ -454,3 +454,36 @@ async def test_a_restart_while_postgresql_is_down_resumes_the_tournament_once_it
         finally:
             await world.env.bot.close_records()
             await storage.close()
+
+
+async def test_forget_me_withdraws_a_player_and_leaves_no_trace_of_them_in_the_tournament(
+    world, organiser
+):
+    players = (world.alice, world.bob, world.carol, organiser)
+    actors = {a.id: a for a in players}
+    thread = await started(world, organiser, players, format="swiss", rounds=2)
+    store = store_of(world.env)
+    tournament = await store.by_thread(thread.id)
+    assert tournament is not None
+    first, second = tournament.boards[0]
+    gone = actors[first.x]
+    await play_top_row(thread, second, actors)
+
+    asked = await gone.slash(world.channel, "forget-me")
+    await click_label(gone, asked.response.message, "Delete my data")
+    await world.env.advance_time(WINDOW_SECONDS)
+
+    tournament = await store.by_thread(thread.id)
+    assert tournament is not None
+    assert gone.id not in tournament.players
+    assert tournament.boards[0][0].result is Result.O_WON_BY_FORFEIT  # their game lost
+    board = text(message_in(thread, first.message_id))
+    assert "resigned" in board, board  # the board shows it, no longer playable
+    assert len(tournament.boards) == 2  # round 2 paired without them
+    assert all(gone.id not in (b.x, b.o) for b in tournament.boards[1])
+    standings = await organiser.slash(thread, "tournament standings")
+    shown = text(standings.response.message)
+    assert "a deleted player (withdrawn)" in shown, shown
+    assert gone.mention not in shown
+    stats = text((await gone.slash(world.channel, "stats")).response.message)
+    assert "Tournaments:" not in stats, stats

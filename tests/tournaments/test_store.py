@@ -36,13 +36,6 @@ from tests.tournaments.store_support import (
 )
 
 
-@pytest.fixture
-async def store(database_url):
-    storage, store = await open_store(database_url)
-    yield store
-    await storage.close()
-
-
 def replayed(stored) -> Tournament:
     """The same tournament paired by the pure pairing, round by round, with the stored results:
     what the store must have paired."""
