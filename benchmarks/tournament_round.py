@@ -41,7 +41,6 @@ import discord
 from benchmarks.lib.measure import machine, rss_bytes
 from benchmarks.lib.processes import BotProcess, quiet
 from fake_discord import FakeChannel, FakeUser, Json, buttons, mark
-from fake_discord.loopback import Exchange
 from fake_discord.payloads import FakeThread
 from fake_discord.reading import text
 
@@ -51,7 +50,6 @@ MENTION = re.compile(r"<@!?(\d+)>")
 POST_TIMEOUT = 300.0  # seconds for a round to be posted
 RETRIES = 40  # 10 s: longer than a window of the channel's rate limit
 RETRY_SECONDS = 0.25
-SUBCOMMAND = 1  # Discord's option type for a subcommand
 
 
 class Failed(Exception):
@@ -59,22 +57,6 @@ class Failed(Exception):
 
 
 # ---------------------------------------------------------------------------------- driving
-
-
-async def dispatch_subcommand(
-    bot: BotProcess, user: FakeUser, channel: FakeChannel, group: str, name: str
-) -> Exchange:
-    """/`group` `name` with no options (the fake's slash() sends top-level options only)."""
-    fake = bot.fake
-    command = fake.discord.command(group, channel.guild_id)
-    data: Json = {
-        "id": command["id"],
-        "name": group,
-        "type": command["type"],
-        "options": [{"name": name, "type": SUBCOMMAND, "options": []}],
-    }
-    kind = discord.InteractionType.application_command
-    return await fake._dispatch(kind, user, channel, data, None, f"{group} {name}")
 
 
 @dataclass
@@ -93,9 +75,7 @@ async def start_tournament(
     """An organiser opens a Swiss sign-up in `channel`, `players` new users join, and Start."""
     fake = bot.fake
     organiser = fake.create_user(f"{prefix}-organiser")
-    created = await (
-        await dispatch_subcommand(bot, organiser, channel, "tournament", "create")
-    ).answer()
+    created = await fake.slash(organiser, channel, "tournament create")
     if created.type is not Response.channel_message or created.message is None:
         raise Failed(f"/tournament create answered {created.type} {created.content!r}")
     card = created.message

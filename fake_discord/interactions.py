@@ -17,14 +17,37 @@ from .reading import find_button
 from .rest import FakeDiscord, InteractionRecord
 
 USER_OPTION = discord.AppCommandOptionType.user.value
+_SUBCOMMANDS = (
+    discord.AppCommandOptionType.subcommand.value,
+    discord.AppCommandOptionType.subcommand_group.value,
+)
 
 
 def slash_data(fake: FakeDiscord, name: str, guild_id: int | None, options: dict[str, Any]) -> Json:
     """The `data` of a /`name` command with `options` as a user fills them in (a user option
-    takes a FakeUser or an id); ValueError for an option the command does not declare."""
-    command = fake.command(name, guild_id)
-    declared = {option["name"]: option for option in command.get("options", [])}
-    data: Json = {"id": command["id"], "name": name, "type": command["type"]}
+    takes a FakeUser or an id). `name` as the user types it: "tictactoe", or a subcommand
+    ("tournament create", and a subcommand group's "a b c"), sent nested as Discord nests
+    it. ValueError for a subcommand or an option the command does not declare."""
+    top, *path = name.split()
+    command = fake.command(top, guild_id)
+    declared_options = command.get("options", [])
+    nested: list[Json] = []  # where the options go: the innermost subcommand's list
+    data: Json = {"id": command["id"], "name": top, "type": command["type"]}
+    place = data
+    for word in path:
+        sub = next(
+            (o for o in declared_options if o["name"] == word and o["type"] in _SUBCOMMANDS),
+            None,
+        )
+        if sub is None:
+            raise ValueError(f"/{name}: /{top} has no subcommand {word!r} there")
+        nested = []
+        place["options"] = [{"name": word, "type": sub["type"], "options": nested}]
+        place = place["options"][0]
+        declared_options = sub.get("options", [])
+    if any(o["type"] in _SUBCOMMANDS for o in declared_options):
+        raise ValueError(f"/{name} is a group: name one of its subcommands")
+    declared = {option["name"]: option for option in declared_options}
     resolved: Json = {}
     sent_options = []
     for key, value in options.items():
@@ -40,7 +63,9 @@ def slash_data(fake: FakeDiscord, name: str, guild_id: int | None, options: dict
                 )
             value = str(target.id)
         sent_options.append({"name": key, "type": kind, "value": value})
-    if sent_options:
+    if path:
+        nested.extend(sent_options)
+    elif sent_options:
         data["options"] = sent_options
     if resolved:
         data["resolved"] = resolved

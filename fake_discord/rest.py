@@ -598,6 +598,9 @@ class FakeDiscord:
                     **command,
                 }
             )
+            # Left unset, Discord answers the app's default: installed in servers.
+            if stored[-1].get("integration_types") is None:
+                stored[-1]["integration_types"] = [0]
             permissions = stored[-1]["default_member_permissions"]
             if permissions is not None:  # Discord answers the bits as a string
                 stored[-1]["default_member_permissions"] = str(permissions)
