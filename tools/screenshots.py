@@ -954,6 +954,20 @@ async def tournament_final(world: DemoWorld) -> tuple[MemberActor, Any]:
     return world.you, thread
 
 
+@state("51-tournament-forgotten", "Standings after a player used /forget-me mid-tournament")
+async def tournament_forgotten(world: DemoWorld) -> tuple[MemberActor, Any]:
+    thread = await tournament_started(world)
+    await play_tournament_round(world, thread)
+    await world.stranger.slash(world.channel, "forget-me")
+    await click_button(world.stranger, last_seen_by(world, world.stranger), "delete my data")
+    await world.env.advance_time(10)
+    card = next(m for m in reversed(thread.history()) if "Standings" in str(as_json(m)))
+    await click_button(world.you, card, "standings")
+    shown = str(as_json(thread.history(viewer=world.you)[-1]))
+    reached("a deleted player (withdrawn)" in shown, "the stand-in in the standings")
+    return world.you, thread
+
+
 # ---------------------------------------------------------------- capturing
 
 
