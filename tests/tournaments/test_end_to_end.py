@@ -147,6 +147,27 @@ async def started(world, organiser, players, **options):
     return thread
 
 
+async def three_player_round_robin(world, organiser):
+    """Alice, Bob and Carol's round-robin started: its thread, the players by id, and round 1's
+    only board (one game, one bye)."""
+    players = (world.alice, world.bob, world.carol)
+    thread = await started(world, organiser, players, format="round-robin")
+    tournament = await store_of(world.env).by_thread(thread.id)
+    assert tournament is not None
+    (board,) = tournament.boards[0]
+    return thread, {a.id: a for a in players}, board
+
+
+async def four_player_swiss(world, organiser):
+    """Alice, Bob, Carol and the organiser's Swiss of two rounds started: its thread, the
+    players by id, and the tournament as stored."""
+    players = (world.alice, world.bob, world.carol, organiser)
+    thread = await started(world, organiser, players, format="swiss", rounds=2)
+    tournament = await store_of(world.env).by_thread(thread.id)
+    assert tournament is not None
+    return thread, {a.id: a for a in players}, tournament
+
+
 async def test_a_swiss_with_an_odd_field_gives_a_bye_and_goes_on(world, organiser):
     dave = world.guild.add_member(world.env.create_user("erin"))
     players = (world.alice, world.bob, world.carol, organiser, dave)
@@ -227,12 +248,7 @@ async def test_start_without_thread_permissions_says_what_to_grant_and_changes_n
 async def test_a_restart_mid_round_posts_nothing_twice_and_the_round_goes_on(
     world, organiser, storage, tmp_path
 ):
-    players = (world.alice, world.bob, world.carol, organiser)
-    actors = {a.id: a for a in players}
-    thread = await started(world, organiser, players, format="swiss", rounds=2)
-    store = store_of(world.env)
-    tournament = await store.by_thread(thread.id)
-    assert tournament is not None
+    thread, actors, tournament = await four_player_swiss(world, organiser)
     first, second = tournament.boards[0]
     await play_top_row(thread, first, actors)
     before = len(thread.history())
@@ -277,13 +293,8 @@ async def test_a_game_that_ended_while_its_result_was_not_written_is_counted_aft
     """The process stopped between a board's last edit and its result's write (a SIGKILL, or
     the database failing then): at start-up the thread's board says the game is over, and the
     round goes on."""
-    players = (world.alice, world.bob, world.carol)
-    actors = {a.id: a for a in players}
-    thread = await started(world, organiser, players, format="round-robin")
+    thread, actors, board = await three_player_round_robin(world, organiser)
     store = store_of(world.env)
-    tournament = await store.by_thread(thread.id)
-    assert tournament is not None
-    (board,) = tournament.boards[0]
     # The result never reaches the store: the listener is gone before the last move lands.
     world.env.bot.remove_listener(
         world.env.bot.get_cog("Tournaments").on_game_finished, "on_game_finished"
@@ -307,12 +318,7 @@ async def test_a_restart_after_discord_answered_but_before_the_ids_were_written_
     """The process died between Discord's answer to a post and the write of its message id:
     the round card and a board are taken but not confirmed. At start-up both are found in the
     thread, nothing is posted again, and the round card later shows the round's results."""
-    players = (world.alice, world.bob, world.carol, organiser)
-    actors = {a.id: a for a in players}
-    thread = await started(world, organiser, players, format="swiss", rounds=2)
-    store = store_of(world.env)
-    tournament = await store.by_thread(thread.id)
-    assert tournament is not None
+    thread, actors, tournament = await four_player_swiss(world, organiser)
     card_id = tournament.round_card(1).message_id
     first, second = tournament.boards[0]
     assert card_id is not None
@@ -364,13 +370,8 @@ async def test_a_result_the_database_refuses_is_written_once_it_can_be(
     storage = await open_records(f"sqlite+aiosqlite:///{path}", query_timeout=0.2)
     try:
         await world.env.restart_bot(await new_bot(storage, tmp_path / "spool-slow.jsonl"))
-        players = (world.alice, world.bob, world.carol)
-        actors = {a.id: a for a in players}
-        thread = await started(world, organiser, players, format="round-robin")
+        thread, actors, board = await three_player_round_robin(world, organiser)
         store = store_of(world.env)
-        tournament = await store.by_thread(thread.id)
-        assert tournament is not None
-        (board,) = tournament.boards[0]
         other = sqlite3.connect(path, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
         try:
@@ -459,12 +460,8 @@ async def test_a_restart_while_postgresql_is_down_resumes_the_tournament_once_it
 async def test_forget_me_withdraws_a_player_and_leaves_no_trace_of_them_in_the_tournament(
     world, organiser
 ):
-    players = (world.alice, world.bob, world.carol, organiser)
-    actors = {a.id: a for a in players}
-    thread = await started(world, organiser, players, format="swiss", rounds=2)
+    thread, actors, tournament = await four_player_swiss(world, organiser)
     store = store_of(world.env)
-    tournament = await store.by_thread(thread.id)
-    assert tournament is not None
     first, second = tournament.boards[0]
     gone = actors[first.x]
     await play_top_row(thread, second, actors)

@@ -125,31 +125,27 @@ async def test_a_running_player_is_withdrawn_then_forgotten(store):
         assert stand_in not in round_.byes
 
 
-async def test_a_sign_up_is_left_and_one_the_player_organised_is_cancelled(store):
-    joined = await signed_up(store, PLAYERS[:3])
-    organised = await store.create(
-        guild_id=joined.guild_id + 1,
+async def sign_up_in(store, guild_id: int, organiser_id: int):
+    return await store.create(
+        guild_id=guild_id,
         channel_id=1,
-        organiser_id=PLAYERS[4],
+        organiser_id=organiser_id,
         format_=Format.SWISS,
         rounds=None,
         variant="classic",
         name=None,
     )
+
+
+async def test_a_sign_up_is_left_and_one_the_player_organised_is_cancelled(store):
+    joined = await signed_up(store, PLAYERS[:3])
+    organised = await sign_up_in(store, joined.guild_id + 1, PLAYERS[4])
     assert await store.join(organised.tournament_id, PLAYERS[0]) is JoinResult.JOINED
 
     changes = await store.forget(PLAYERS[4])
     assert [c.tournament.state for c in changes if c.tournament] == [State.CANCELLED]
     # Its player is free again in that server.
-    again = await store.create(
-        guild_id=joined.guild_id + 1,
-        channel_id=1,
-        organiser_id=ORGANISER,
-        format_=Format.SWISS,
-        rounds=None,
-        variant="classic",
-        name=None,
-    )
+    again = await sign_up_in(store, joined.guild_id + 1, ORGANISER)
     assert await store.join(again.tournament_id, PLAYERS[0]) is JoinResult.JOINED
 
     changes = await store.forget(PLAYERS[1])
