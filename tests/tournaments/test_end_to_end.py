@@ -381,9 +381,10 @@ async def test_a_result_the_database_refuses_is_written_once_it_can_be(
                 for r in caplog.records
                 if r.levelno >= logging.WARNING and r.name == "bot.tournaments.cog"
             ]
-            assert [r.getMessage().split(":")[0] for r in warned] == [
-                f"Tournament game {pairing_text(board.key)} not recorded, trying again"
-            ]
+            # One warning (a shard's logs may carry its number first).
+            (warning,) = warned
+            expected = f"Tournament game {pairing_text(board.key)} not recorded, trying again"
+            assert expected in warning.getMessage()
         finally:
             other.execute("ROLLBACK")
             other.close()
@@ -445,7 +446,7 @@ async def test_a_restart_while_postgresql_is_down_resumes_the_tournament_once_it
                 await world.env.restart_bot(await new_bot(storage, tmp_path / "spool-pg2.jsonl"))
                 assert world.env.bot.table.store.get(seat) is None  # not resumed yet
                 warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-                assert any(m.startswith("Tournaments not resumed yet") for m in warned), warned
+                assert any("Tournaments not resumed yet" in m for m in warned), warned
             finally:
                 await asyncio.to_thread(own_server.start)
             await world.env.advance_time(LAST_RETRY_SECONDS)
